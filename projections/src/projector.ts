@@ -1,0 +1,23 @@
+import type { PoolClient } from 'pg';
+import type { RecordedEvent } from '@fsm/eventstore';
+
+/**
+ * A read model. The runner owns transactions and checkpoints: `apply` runs
+ * inside the runner's transaction, together with the checkpoint update, so a
+ * batch is applied exactly once whatever happens to the process.
+ *
+ * `apply` must still be idempotent (a rebuild replays everything; a projector
+ * may guard on the stream revision it last applied).
+ */
+export interface Projector {
+  /** Unique, stable; also names its tables' prefix. */
+  readonly name: string;
+  /** Bump when tables or handling change: the runner then rebuilds all read models. */
+  readonly version: number;
+  /** DDL creating its tables and indexes in schema `rm` (idempotent: IF NOT EXISTS). */
+  readonly setupSql: string;
+  /** Event types it handles; others are not passed to `apply`. */
+  readonly handles: readonly string[];
+  /** Returns the ids (e.g. ticket ids) whose rows changed, for live updates. */
+  apply(tx: PoolClient, event: RecordedEvent): Promise<readonly string[] | void>;
+}
