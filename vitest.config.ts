@@ -2,11 +2,12 @@ import { defineConfig } from 'vitest/config';
 
 // Workspace packages resolve to their TypeScript sources through the `source`
 // export condition, so tests never need a prior build.
-const sourceConditions = ['source', 'import', 'module', 'node', 'default'];
-
+// Test workers receive `ssr.resolve.conditions` as Node `--conditions` flags, so
+// that list must not contain `import`: pg's internal require('pg-pool') would
+// then load pg-pool's ESM build and break.
 export default defineConfig({
-  resolve: { conditions: sourceConditions },
-  ssr: { resolve: { conditions: sourceConditions } },
+  resolve: { conditions: ['source', 'import', 'module', 'node', 'default'] },
+  ssr: { resolve: { conditions: ['source', 'node', 'development|production'] } },
   test: {
     projects: [
       {

@@ -1,1 +1,4 @@
-export {};
+export * from './roles.js';
+export * from './permissions.js';
+export * from './session-user.js';
+export * from './access.js';

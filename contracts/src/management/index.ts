@@ -1,1 +1,20 @@
-export {};
+// fields.ts stays internal: its builders are reached through the schemas below.
+export * from './messages.js';
+export * from './validation.js';
+export * from './ids.js';
+export * from './streams.js';
+export * from './csv.js';
+export * from './agence.js';
+export * from './client.js';
+export * from './site.js';
+export * from './installation.js';
+export * from './interlocuteur.js';
+export * from './qr-code.js';
+export * from './user.js';
+export * from './telesurv.js';
+export * from './metier.js';
+export * from './template.js';
+export * from './template-variables.js';
+export * from './stats.js';
+export * from './stats-csv.js';
+export * from './events.js';

@@ -1,1 +1,11 @@
-export {};
+export * from './ticket-constants.js';
+export * from './ticket-messages.js';
+export * from './ticket-dates.js';
+export * from './ticket-events.js';
+export * from './ticket-requests.js';
+export * from './ticket-responses.js';
+export * from './password-criteria.js';
+export * from './ticket-display.js';
+export * from './quote-countdown.js';
+export * from './deadline-bar.js';
+export * from './num-chrono.js';

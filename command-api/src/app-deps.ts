@@ -1,0 +1,25 @@
+import type pg from 'pg';
+import type { Env } from '@fsm/contracts';
+import type { EventStore } from '@fsm/eventstore';
+import type { ProjectionWatcher } from '@fsm/projections';
+import type { TokenService } from './auth/tokens.js';
+import type { LiveHub } from './live/live-hub.js';
+
+/**
+ * Everything the app needs from the outside world. Only `main.ts` (or the
+ * launcher) builds the real ones; tests pass their own.
+ */
+export interface AppDeps {
+  env: Env;
+  pool: pg.Pool;
+  store: EventStore;
+  watcher: ProjectionWatcher;
+  live: LiveHub;
+  tokens: TokenService;
+  /** True when Redis answers; never throws for "down". */
+  redisPing: () => Promise<boolean>;
+  clock: () => Date;
+  newId: () => string;
+  /** Folder of the built web UI to serve, if any. */
+  webRoot?: string | undefined;
+}

@@ -1,0 +1,57 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import fastifyWebsocket from '@fastify/websocket';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppDeps } from './app-deps.js';
+import { bearerToken } from './auth/tokens.js';
+import { registerErrorHandler } from './http/error-handler.js';
+import { healthRoute } from './http/health-route.js';
+
+export interface BuildAppOptions {
+  /** A pino logger; tests run silent. */
+  loggerInstance?: FastifyBaseLogger;
+}
+
+/** The HTTP app as a plugin tree. Never listens: `main.ts` does. */
+export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: false }),
+    trustProxy: true,
+    bodyLimit: 12 * 1024 * 1024,
+    genReqId: () => deps.newId(),
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  await app.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
+  await healthRoute(app, deps);
+
+  // Live updates: ids and positions only; the token is checked before joining.
+  const LiveQuery = z.object({ token: z.string().max(4096).optional(), since: z.string().max(100).optional() });
+  app.withTypeProvider<ZodTypeProvider>().get('/ws', { websocket: true, schema: { querystring: LiveQuery } }, (socket, request) => {
+    const token = request.query.token ?? bearerToken(request.headers.authorization);
+    const since = request.query.since || null;
+    if (!token) return socket.close(4401, 'Session expirée');
+    deps.tokens.verify(token).then(
+      () => deps.live.attach(socket, since),
+      () => socket.close(4401, 'Session expirée'),
+    );
+  });
+
+  if (deps.webRoot && existsSync(join(deps.webRoot, 'index.html'))) {
+    await app.register(fastifyStatic, { root: deps.webRoot, wildcard: false, index: ['index.html'] });
+    // Client-side routes (/tickets/42, /clients...) get the app; unknown /api paths stay 404 JSON.
+    app.setNotFoundHandler((request, reply) => {
+      if (request.method === 'GET' && !request.url.startsWith('/api/') && !request.url.startsWith('/ws')) {
+        return reply.type('text/html').sendFile('index.html');
+      }
+      return reply.status(404).send({ error: 'Ressource introuvable.', code: 'NOT_FOUND' });
+    });
+  }
+
+  return app;
+}

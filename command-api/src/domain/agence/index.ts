@@ -1,0 +1,2 @@
+export * from './agence.js';
+export * from './decide.js';

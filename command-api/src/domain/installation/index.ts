@@ -1,0 +1,2 @@
+export * from './installation.js';
+export * from './decide.js';

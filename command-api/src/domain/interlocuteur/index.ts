@@ -1,0 +1,2 @@
+export * from './interlocuteur.js';
+export * from './decide.js';

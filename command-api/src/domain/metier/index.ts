@@ -1,0 +1,2 @@
+export * from './metiers.js';
+export * from './decide.js';

@@ -1,0 +1,2 @@
+export * from './qr-code.js';
+export * from './decide.js';

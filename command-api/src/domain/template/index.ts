@@ -1,0 +1,2 @@
+export * from './template.js';
+export * from './decide.js';

@@ -1,0 +1,2 @@
+export * from './ticket.js';
+export * from './decide.js';

@@ -1,0 +1,6 @@
+export * from './app.js';
+export * from './app-deps.js';
+export * from './start-api.js';
+export * from './auth/tokens.js';
+export * from './live/live-hub.js';
+export * from './redis-probe.js';

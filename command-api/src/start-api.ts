@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import type { Env } from '@fsm/contracts';
+import type { EventStore } from '@fsm/eventstore';
+import { ProjectionWatcher } from '@fsm/projections';
+import { buildApp } from './app.js';
+import { createTokenService } from './auth/tokens.js';
+import { LiveHub } from './live/live-hub.js';
+import { resolveTokenSecret } from './token-secret.js';
+
+export interface StartApiOptions {
+  env: Env;
+  pool: pg.Pool;
+  store: EventStore;
+  logger: Logger;
+  redisPing: () => Promise<boolean>;
+  webRoot?: string | undefined;
+}
+
+export interface RunningApi {
+  app: FastifyInstance;
+  watcher: ProjectionWatcher;
+  live: LiveHub;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Builds the app with real dependencies and listens on PORT. */
+export async function startApi(options: StartApiOptions): Promise<RunningApi> {
+  const { env, pool, store, logger } = options;
+  const watcher = new ProjectionWatcher({ pool, connectionString: env.DATABASE_URL, compare: (a, b) => store.comparePositions(a, b) });
+  const live = new LiveHub((a, b) => store.comparePositions(a, b));
+  watcher.on('advanced', (advance) => live.publish(advance));
+  watcher.on('reset', () => live.reset());
+  await watcher.start();
+  const tokens = createTokenService({ secret: await resolveTokenSecret(env), ttlHours: env.TOKEN_TTL_HOURS });
+  const app = await buildApp(
+    {
+      env,
+      pool,
+      store,
+      watcher,
+      live,
+      tokens,
+      redisPing: options.redisPing,
+      clock: () => new Date(),
+      newId: randomUUID,
+      webRoot: options.webRoot,
+    },
+    { loggerInstance: logger.child({ role: 'api' }) },
+  );
+  const address = await app.listen({ port: env.PORT, host: env.HOST });
+  return {
+    app,
+    watcher,
+    live,
+    url: address,
+    async close() {
+      live.closeAll();
+      await app.close();
+      await watcher.close();
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import { TZDate } from '@date-fns/tz';
+
+// All calendar reasoning (which day it is, opening hours, holidays) happens in
+// the agencies' time zone, whatever the zone of the server or the browser.
+export const CALENDAR_TIME_ZONE = 'Europe/Paris';
+
+/**
+ * An instant as the calendar helpers accept it: a `Date`, or an ISO 8601 string
+ * as carried on the wire. A string without an offset ('2025-05-07T22:00:00',
+ * '2025-05-07 22:00:00', '2025-05-07') is read as Europe/Paris wall-clock time,
+ * never as the runtime's local time.
+ */
+export type CalendarInstantInput = Date | string;
+
+/** A calendar day in Europe/Paris, written 'yyyy-MM-dd'. */
+export type CalendarDay = string;
+
+const ISO_PATTERN =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+
+const DAY_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True for a 'yyyy-MM-dd' string naming a real day of the Gregorian calendar. */
+export function isCalendarDayString(value: string): boolean {
+  const match = DAY_PATTERN.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const utc = new Date(Date.UTC(year, month - 1, day));
+  return utc.getUTCFullYear() === year && utc.getUTCMonth() === month - 1 && utc.getUTCDate() === day;
+}
+
+/**
+ * Turns an accepted instant into epoch milliseconds.
+ * Throws a RangeError for an unparsable string or an invalid Date, so that a bad
+ * value never silently becomes NaN inside a percentage.
+ */
+export function parisInstantMs(value: CalendarInstantInput): number {
+  if (value instanceof Date) {
+    const ms = value.getTime();
+    if (Number.isNaN(ms)) throw new RangeError('Date invalide');
+    return ms;
+  }
+  const match = ISO_PATTERN.exec(value.trim());
+  if (!match) throw new RangeError(`Date invalide : « ${value} »`);
+  const [, y, mo, d, h, mi, s, frac, offset] = match;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  const hours = Number(h ?? 0);
+  const minutes = Number(mi ?? 0);
+  const seconds = Number(s ?? 0);
+  const millis = frac === undefined ? 0 : Math.floor(Number(`0.${frac}`) * 1000);
+  if (!isCalendarDayString(`${y}-${mo}-${d}`) || hours > 23 || minutes > 59 || seconds > 59) {
+    throw new RangeError(`Date invalide : « ${value} »`);
+  }
+  if (offset === undefined) {
+    // Wall-clock time in Paris. In the spring gap (02:xx on the last Sunday of
+    // March) @date-fns/tz moves forward one hour; in the autumn overlap it picks
+    // the second (winter-time) occurrence.
+    return new TZDate(year, month - 1, day, hours, minutes, seconds, millis, CALENDAR_TIME_ZONE).getTime();
+  }
+  const utcMs = Date.UTC(year, month - 1, day, hours, minutes, seconds, millis);
+  if (offset.toUpperCase() === 'Z') return utcMs;
+  const sign = offset.startsWith('-') ? -1 : 1;
+  const digits = offset.slice(1).replace(':', '');
+  const offsetMinutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2) || 0);
+  return utcMs - sign * offsetMinutes * 60_000;
+}
+
+/** The accepted instant as a plain `Date`. */
+export function parseParisInstant(value: CalendarInstantInput): Date {
+  return new Date(parisInstantMs(value));
+}
+
+function pad(value: number, width = 2): string {
+  return String(value).padStart(width, '0');
+}
+
+function parseCalendarDay(day: CalendarDay): { year: number; month: number; date: number } {
+  if (!isCalendarDayString(day)) throw new RangeError(`Jour invalide : « ${day} »`);
+  return { year: Number(day.slice(0, 4)), month: Number(day.slice(5, 7)), date: Number(day.slice(8, 10)) };
+}
+
+/** Builds a 'yyyy-MM-dd' day from its parts (month 1–12); overflowing parts roll over. */
+export function calendarDayOf(year: number, month: number, date: number): CalendarDay {
+  const utc = new Date(Date.UTC(year, month - 1, date));
+  return `${pad(utc.getUTCFullYear(), 4)}-${pad(utc.getUTCMonth() + 1)}-${pad(utc.getUTCDate())}`;
+}
+
+/** The day `days` calendar days after (or before, if negative) `day`. */
+export function addCalendarDays(day: CalendarDay, days: number): CalendarDay {
+  const { year, month, date } = parseCalendarDay(day);
+  return calendarDayOf(year, month, date + days);
+}
+
+/** ISO day of week of a calendar day: 1 = Monday … 7 = Sunday. */
+export function isoDayOfWeek(day: CalendarDay): number {
+  const { year, month, date } = parseCalendarDay(day);
+  const sundayBased = new Date(Date.UTC(year, month - 1, date)).getUTCDay();
+  return sundayBased === 0 ? 7 : sundayBased;
+}
+
+/** The Europe/Paris calendar day an instant falls on. */
+export function parisCalendarDay(instant: CalendarInstantInput): CalendarDay {
+  const paris = new TZDate(parisInstantMs(instant), CALENDAR_TIME_ZONE);
+  return calendarDayOf(paris.getFullYear(), paris.getMonth() + 1, paris.getDate());
+}
+
+/**
+ * Epoch milliseconds of 00:00 Europe/Paris on `day`. Midnight always exists in
+ * Paris (clocks change at 02:00/03:00), so this is never ambiguous; a day lasts
+ * 23 h or 25 h on the two DST Sundays.
+ */
+export function startOfParisDayMs(day: CalendarDay): number {
+  const { year, month, date } = parseCalendarDay(day);
+  return new TZDate(year, month - 1, date, 0, 0, 0, 0, CALENDAR_TIME_ZONE).getTime();
+}
+
+/** Wall-clock time of an instant in Europe/Paris, in seconds since local midnight. */
+export function parisSecondsOfDay(instant: CalendarInstantInput): number {
+  const paris = new TZDate(parisInstantMs(instant), CALENDAR_TIME_ZONE);
+  return paris.getHours() * 3600 + paris.getMinutes() * 60 + paris.getSeconds();
+}

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'attendu : true ou false' })
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const url = (protocols: readonly string[]) =>
+  z.string().refine(
+    (value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { error: `URL attendue (${protocols.join(', ')})` },
+  );
+
+/**
+ * Every setting the roles read, validated once at start-up. Defaults serve one
+ * machine with no configuration.
+ */
+export const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATABASE_URL: url(['postgres:', 'postgresql:']).default('postgres://postgres@127.0.0.1:5432/postgres'),
+  REDIS_URL: url(['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),
+  /** KurrentDB/EventStoreDB connection string; unset = the Postgres event store. */
+  EVENTSTORE_URL: z.string().min(1).optional(),
+  /** Files (photos, signatures, reports) and local state. */
+  DATA_DIR: z.string().min(1).default('.data'),
+  /** HMAC key for session tokens; generated and kept under DATA_DIR when unset outside production. */
+  TOKEN_SECRET: z.string().min(32, { error: 'au moins 32 caractères' }).optional(),
+  TOKEN_TTL_HOURS: z.coerce.number().positive().max(24 * 30).default(12),
+  SEED_DEMO: booleanFlag.default(true),
+  /** SMTP server for e-mail; unset = messages written to DATA_DIR/outbox. */
+  SMTP_URL: url(['smtp:', 'smtps:']).optional(),
+  MAIL_FROM: z.string().min(3).default('Maintenance incendie <no-reply@localhost>'),
+  /** Base URL printed in QR codes and e-mails. */
+  PUBLIC_URL: url(['http:', 'https:']).default('http://localhost:3000'),
+  /** Folder of the built web UI (the launcher finds web/dist by itself). */
+  WEB_ROOT: z.string().min(1).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Max wait for the read models to include a command's events before answering. */
+  READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export class EnvError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Configuration invalide :\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'EnvError';
+    this.problems = problems;
+  }
+}
+
+/** Parses the environment; throws one EnvError listing every bad key. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ''));
+  const result = EnvSchema.safeParse(cleaned);
+  if (result.success) {
+    if (result.data.NODE_ENV === 'production' && !result.data.TOKEN_SECRET) {
+      throw new EnvError(['TOKEN_SECRET: obligatoire en production']);
+    }
+    return result.data;
+  }
+  throw new EnvError(result.error.issues.map((issue) => `${issue.path.join('.') || '(racine)'}: ${issue.message}`));
+}

@@ -1,0 +1,64 @@
+import { tz } from '@date-fns/tz';
+import { format } from 'date-fns';
+import { CSV_SEPARATOR, toCsvDocument } from './csv.js';
+import { CALENDAR_TIME_ZONE } from '../calendar/paris-time.js';
+import type { StatsTicketItem } from './stats.js';
+
+/** The 'Exporter CSV' file of the statistics screen (§9). */
+export const STATS_CSV_SEPARATOR = CSV_SEPARATOR;
+export const STATS_CSV_HEADER = [
+  'Ticket ID',
+  'N° Chrono',
+  'Client',
+  'Site',
+  'Installation',
+  'Technicien',
+  'Créé le',
+  'Clôturé le',
+  'Respect délai intervention',
+  'Respect délai devis',
+  'Interventions',
+] as const;
+export const STATS_CSV_YES = 'Oui';
+export const STATS_CSV_NO = 'Non';
+export const STATS_CSV_NOT_APPLICABLE = 'N/A';
+export const STATS_CSV_DATE_FORMAT = 'dd/MM/yyyy HH:mm';
+
+/** stats_tickets_{date}.csv, the date being the export day in Paris (yyyy-MM-dd sorts well). */
+export function statsCsvFileName(now: Date, timeZone: string = CALENDAR_TIME_ZONE): string {
+  return `stats_tickets_${format(now, 'yyyy-MM-dd', { in: tz(timeZone) })}.csv`;
+}
+
+export function statsCsvFlag(flag: boolean | null): string {
+  if (flag === null) return STATS_CSV_NOT_APPLICABLE;
+  return flag ? STATS_CSV_YES : STATS_CSV_NO;
+}
+
+export function formatStatsCsvDate(iso: string | null, timeZone: string = CALENDAR_TIME_ZONE): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : format(date, STATS_CSV_DATE_FORMAT, { in: tz(timeZone) });
+}
+
+/**
+ * The whole file: BOM, header, one line per ticket, CRLF line ends. Cells are
+ * quoted when needed (see escapeCsvCell). Pass `bom: false` when the caller adds
+ * its own.
+ */
+export function toStatsCsv(items: readonly StatsTicketItem[], options: { timeZone?: string; bom?: boolean } = {}): string {
+  const timeZone = options.timeZone ?? CALENDAR_TIME_ZONE;
+  const rows = items.map((item) => [
+    item.id,
+    item.num_chrono,
+    item.client_nom,
+    item.site_nom,
+    item.installation_nom,
+    [item.technicien_prenom, item.technicien_nom].filter(Boolean).join(' '),
+    formatStatsCsvDate(item.created_at, timeZone),
+    formatStatsCsvDate(item.clos_at, timeZone),
+    statsCsvFlag(item.sla_ok),
+    statsCsvFlag(item.devis_ok),
+    item.interventions_count,
+  ]);
+  return toCsvDocument(STATS_CSV_HEADER, rows, { bom: options.bom ?? true });
+}

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { MANAGEMENT_MESSAGES as M } from './messages.js';
+
+/*
+ * Objectives, gauge labels and the default window live in calendar/
+ * (SLA_OBJECTIVE_PCT, DEVIS_OBJECTIVE_PCT, gaugeStatus, defaultStatsWindow,
+ * summarizeStats); these are the screen's own texts and wire shapes.
+ */
+export const STATS_NO_DATA_MESSAGE = 'Aucune donnée pour les filtres sélectionnés.';
+export const STATS_ACCESS_DENIED_MESSAGE = 'Accès refusé.';
+
+const day = z.string({ error: M.statsDateInvalid }).regex(/^\d{4}-\d{2}-\d{2}$/, M.statsDateInvalid);
+const optionalFilterId = z.preprocess((value) => (value === '' || value === null ? undefined : value), z.guid({ error: 'Filtre invalide.' }).optional());
+
+/**
+ * GET /api/stats/tickets query. Missing dates take the default window (the
+ * handler fills them with defaultStatsWindow and its clock); Métier 'Tous' and Agence 'Toutes' are
+ * sent as empty or absent.
+ */
+export const statsTicketsQuerySchema = z
+  .object({
+    from: day.optional(),
+    to: day.optional(),
+    metier_id: optionalFilterId,
+    agence_id: optionalFilterId,
+  })
+  .refine((query) => !query.from || !query.to || query.from <= query.to, { message: M.statsRangeInverted, path: ['from'] });
+export type StatsTicketsQuery = z.output<typeof statsTicketsQuerySchema>;
+
+export const statsSummarySchema = z.object({
+  /** null when there is nothing to measure. */
+  sla_pct: z.number().nullable(),
+  sla_ok: z.int().min(0),
+  total: z.int().min(0),
+  devis_pct: z.number().nullable(),
+  devis_ok: z.int().min(0),
+  devis_eligible: z.int().min(0),
+});
+export type StatsSummary = z.infer<typeof statsSummarySchema>;
+
+export const statsTicketItemSchema = z.object({
+  id: z.string(),
+  num_chrono: z.string(),
+  client_nom: z.string().nullable(),
+  site_nom: z.string().nullable(),
+  installation_nom: z.string().nullable(),
+  technicien_prenom: z.string().nullable(),
+  technicien_nom: z.string().nullable(),
+  created_at: z.string(),
+  clos_at: z.string().nullable(),
+  /** null: not measurable (no deadline, still open). */
+  sla_ok: z.boolean().nullable(),
+  /** null: no quote expected for this ticket. */
+  devis_ok: z.boolean().nullable(),
+  interventions_count: z.int().min(0),
+});
+export type StatsTicketItem = z.infer<typeof statsTicketItemSchema>;
+
+export const statsTicketsResponseSchema = z.object({ summary: statsSummarySchema, items: z.array(statsTicketItemSchema) });
+export type StatsTicketsResponse = z.infer<typeof statsTicketsResponseSchema>;

@@ -1,0 +1,46 @@
+/**
+ * `num_chrono`: the readable ticket number staff say on the phone and print on
+ * reports, `AGC-2026-00042` = agency code, French calendar year of opening,
+ * sequence within that code and year (5 digits, more when a year passes 99 999).
+ *
+ * Uniqueness: the handler allocates the sequence per (code, year), not per
+ * agency id, so two agencies whose names give the same code share one counter
+ * and still never produce the same number.
+ */
+
+export interface NumChronoParts {
+  agencyCode: string;
+  year: number;
+  sequence: number;
+}
+
+export const NUM_CHRONO_PATTERN = /^([A-Z]{3})-(\d{4})-(\d{5,})$/;
+
+/**
+ * Three letters from the agency's name: accents dropped, upper case, letters
+ * only, padded with X ("Lyon Est" → LYO, "Évry" → EVR, "Ay" → AYX). Agencies
+ * have no code field in the spec, so the name is the only readable source.
+ */
+export function ticketAgencyCode(agencyName: string): string {
+  const letters = agencyName
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toUpperCase()
+    .replace(/[^A-Z]/g, '');
+  return letters.slice(0, 3).padEnd(3, 'X');
+}
+
+export function formatNumChrono({ agencyCode, year, sequence }: NumChronoParts): string {
+  if (!/^[A-Z]{3}$/.test(agencyCode)) throw new RangeError(`agency code must be three capital letters: ${agencyCode}`);
+  if (!Number.isInteger(year) || year < 1000 || year > 9999) throw new RangeError(`year out of range: ${year}`);
+  if (!Number.isInteger(sequence) || sequence < 1) throw new RangeError(`sequence must be a positive integer: ${sequence}`);
+  return `${agencyCode}-${year}-${String(sequence).padStart(5, '0')}`;
+}
+
+export function parseNumChrono(numChrono: string): NumChronoParts | null {
+  const match = NUM_CHRONO_PATTERN.exec(numChrono);
+  if (!match) return null;
+  const [, agencyCode, year, sequence] = match;
+  if (agencyCode === undefined || year === undefined || sequence === undefined) return null;
+  return { agencyCode, year: Number(year), sequence: Number(sequence) };
+}

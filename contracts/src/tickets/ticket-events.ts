@@ -1,0 +1,150 @@
+import { z } from 'zod';
+import {
+  TICKET_ARRIVAL_STATES,
+  TICKET_DEPARTURE_STATES,
+  TICKET_SOURCES,
+  TICKET_TRAVEL_TIME_PATTERN,
+} from './ticket-constants.js';
+
+/**
+ * Events of the ticket stream (`ticket-<uuid>`). Each is `{ type, data }`;
+ * who, when-recorded and correlation live in the store's metadata. Data keeps
+ * facts as they were when they happened (names, address, SLA delay), so a
+ * later rename of a client or a change of an installation's delay never
+ * rewrites history. Published types are never edited: a change is a new
+ * version plus an upcaster.
+ */
+
+const isoInstant = z.iso.datetime({ offset: true });
+const entityId = z.string().min(1);
+
+/** A person as named at the time (technician, operator). */
+export const TicketPersonSchema = z.object({ id: entityId, prenom: z.string(), nom: z.string() });
+export type TicketPerson = z.infer<typeof TicketPersonSchema>;
+
+export const TicketRequesterSchema = z.object({
+  nom: z.string(),
+  prenom: z.string(),
+  email: z.string(),
+  telephone: z.string(),
+});
+export type TicketRequester = z.infer<typeof TicketRequesterSchema>;
+
+export const TicketOpenedDataSchema = z.object({
+  ticketId: entityId,
+  numChrono: z.string().min(1),
+  source: z.enum(TICKET_SOURCES),
+  agenceId: entityId,
+  client: z.object({ id: entityId, nom: z.string() }),
+  site: z.object({
+    id: entityId,
+    nom: z.string(),
+    adresse: z.string(),
+    code_postal: z.string(),
+    ville: z.string(),
+  }),
+  installation: z.object({ id: entityId, nom: z.string(), astreinte: z.union([z.literal(0), z.literal(1)]) }),
+  metier: z.object({ id: entityId, nom: z.string() }).nullable(),
+  /** Hours allowed, as the installation (else its métier) said at opening; null when neither had one. */
+  delai: z.number().nonnegative().nullable(),
+  /** openedAt + delai calendar hours; null when delai is null. */
+  echeance: isoInstant.nullable(),
+  urgent: z.boolean(),
+  probleme: z.string(),
+  /** File-store reference of the photo, not a URL: the API turns it into one. */
+  photo: z.string().min(1).nullable(),
+  requester: TicketRequesterSchema,
+  /** Staff member who registered it; null for the public form. */
+  operateur: TicketPersonSchema.nullable(),
+  /** Registration instant (the manual form's date and time, else the moment of the request). */
+  openedAt: isoInstant,
+  remarqueTech: z.string().optional(),
+});
+
+export const TicketTakenInChargeDataSchema = z.object({
+  technicien: TicketPersonSchema,
+  takenAt: isoInstant,
+});
+
+/** What a technician reports for one visit: the ticket's closure or a re-intervention. */
+export const TicketVisitReportSchema = z.object({
+  constatTech: z.string().min(1),
+  remarqueTech: z.string(),
+  devis: z.union([z.literal(0), z.literal(1)]),
+  arriveAt: isoInstant,
+  /** End of the visit (`date_cloture`). */
+  closedAt: isoInstant,
+  etatArrivee: z.enum(TICKET_ARRIVAL_STATES),
+  etatDepart: z.enum(TICKET_DEPARTURE_STATES),
+  tempsTrajet: z.string().regex(TICKET_TRAVEL_TIME_PATTERN),
+  /** File-store references of the PNG signatures. */
+  signatureClient: z.string().min(1),
+  signatureTechnicien: z.string().min(1),
+  technicien: TicketPersonSchema,
+});
+export type TicketVisitReport = z.infer<typeof TicketVisitReportSchema>;
+
+export const TicketClosedDataSchema = TicketVisitReportSchema;
+
+export const ReinterventionRecordedDataSchema = TicketVisitReportSchema.extend({
+  interventionId: entityId,
+});
+
+export const TicketReportAttachedDataSchema = z.object({
+  nomRapport: z.string().min(1),
+  /** null: the ticket's own report (closure); else the re-intervention it belongs to. */
+  interventionId: entityId.nullable(),
+});
+
+export const QuoteValidatedDataSchema = z.object({
+  numeroDevis: z.string().min(1),
+  /** The quote's registration date as the user gave it: a day (`YYYY-MM-DD`) or an instant. */
+  dateEnregistrementDevis: z.union([z.iso.date(), isoInstant]),
+  validatedAt: isoInstant,
+});
+
+export const TicketOpenedSchema = z.object({ type: z.literal('TicketOpened'), data: TicketOpenedDataSchema });
+export const TicketTakenInChargeSchema = z.object({ type: z.literal('TicketTakenInCharge'), data: TicketTakenInChargeDataSchema });
+export const TicketClosedSchema = z.object({ type: z.literal('TicketClosed'), data: TicketClosedDataSchema });
+export const ReinterventionRecordedSchema = z.object({ type: z.literal('ReinterventionRecorded'), data: ReinterventionRecordedDataSchema });
+export const TicketReportAttachedSchema = z.object({ type: z.literal('TicketReportAttached'), data: TicketReportAttachedDataSchema });
+export const QuoteValidatedSchema = z.object({ type: z.literal('QuoteValidated'), data: QuoteValidatedDataSchema });
+
+export const TicketEventSchema = z.discriminatedUnion('type', [
+  TicketOpenedSchema,
+  TicketTakenInChargeSchema,
+  TicketClosedSchema,
+  ReinterventionRecordedSchema,
+  TicketReportAttachedSchema,
+  QuoteValidatedSchema,
+]);
+
+export type TicketOpened = z.infer<typeof TicketOpenedSchema>;
+export type TicketTakenInCharge = z.infer<typeof TicketTakenInChargeSchema>;
+export type TicketClosed = z.infer<typeof TicketClosedSchema>;
+export type ReinterventionRecorded = z.infer<typeof ReinterventionRecordedSchema>;
+export type TicketReportAttached = z.infer<typeof TicketReportAttachedSchema>;
+export type QuoteValidated = z.infer<typeof QuoteValidatedSchema>;
+export type TicketEvent = z.infer<typeof TicketEventSchema>;
+export type TicketEventType = TicketEvent['type'];
+export type TicketOpenedData = TicketOpened['data'];
+export type TicketTakenInChargeData = TicketTakenInCharge['data'];
+export type TicketClosedData = TicketClosed['data'];
+export type ReinterventionRecordedData = ReinterventionRecorded['data'];
+export type TicketReportAttachedData = TicketReportAttached['data'];
+export type QuoteValidatedData = QuoteValidated['data'];
+
+export const TICKET_EVENT_TYPES = [
+  'TicketOpened',
+  'TicketTakenInCharge',
+  'TicketClosed',
+  'ReinterventionRecorded',
+  'TicketReportAttached',
+  'QuoteValidated',
+] as const satisfies readonly TicketEventType[];
+
+/** Stream category of tickets in the event store. */
+export const TICKET_STREAM_CATEGORY = 'ticket';
+export function ticketStreamId(ticketId: string): string {
+  return `${TICKET_STREAM_CATEGORY}-${ticketId}`;
+}

@@ -1,0 +1,238 @@
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import {
+  ChangePasswordBodySchema,
+  ChangePasswordFormSchema,
+  ClosedTicketsQuerySchema,
+  LoginBodySchema,
+  ManualTicketCreateBodySchema,
+  PublicTicketCreateBodySchema,
+  TakeTicketInChargeBodySchema,
+  TicketListSearchSchema,
+  TicketPatchBodySchema,
+  TicketVisitBodySchema,
+  ValidateQuoteBodySchema,
+} from './ticket-requests.js';
+
+const INSTALLATION = '6f1c2b9e-4a3d-4e8f-9b1a-2c3d4e5f6a7b';
+const TECH = '0b7e5c1a-2d3f-4a5b-8c9d-0e1f2a3b4c5d';
+const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+/** The French message a route would answer with: the first issue's. */
+function firstError(schema: z.ZodType, input: unknown): string | undefined {
+  const result = schema.safeParse(input);
+  return result.success ? undefined : result.error.issues[0]?.message;
+}
+
+describe('LoginBodySchema', () => {
+  it('accepts email and motdepasse, trimming the email only', () => {
+    expect(LoginBodySchema.parse({ email: ' admin@demo.fr ', motdepasse: ' Demo-2026! ' })).toEqual({ email: 'admin@demo.fr', motdepasse: ' Demo-2026! ' });
+  });
+
+  it('refuses a missing field in French', () => {
+    expect(firstError(LoginBodySchema, { email: 'admin@demo.fr' })).toBe('Merci de saisir votre email et votre mot de passe.');
+  });
+});
+
+describe('ChangePasswordBodySchema', () => {
+  it('accepts a new password meeting every criterion', () => {
+    expect(ChangePasswordBodySchema.safeParse({ oldPassword: 'x', newPassword: 'Nouveau-2026' }).success).toBe(true);
+  });
+
+  it("says 'Tous les champs sont obligatoires.' for an empty field", () => {
+    expect(firstError(ChangePasswordBodySchema, { oldPassword: '', newPassword: 'Nouveau-2026' })).toBe('Tous les champs sont obligatoires.');
+    expect(firstError(ChangePasswordBodySchema, { oldPassword: 'x', newPassword: '' })).toBe('Tous les champs sont obligatoires.');
+  });
+
+  it('refuses a weak new password with the criteria message', () => {
+    expect(firstError(ChangePasswordBodySchema, { oldPassword: 'x', newPassword: 'motdepasse' })).toBe('Le mot de passe ne respecte pas tous les critères.');
+  });
+});
+
+describe('ChangePasswordFormSchema', () => {
+  it('refuses a confirmation that does not match, on the confirmation field', () => {
+    const result = ChangePasswordFormSchema.safeParse({ oldPassword: 'x', newPassword: 'Nouveau-2026', confirmation: 'Nouveau-2027' });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]).toMatchObject({ message: 'La confirmation ne correspond pas.', path: ['confirmation'] });
+  });
+});
+
+const manual = {
+  installation_id: INSTALLATION,
+  nom: 'Martin',
+  prenom: 'Claire',
+  email: 'claire.martin@example.fr',
+  telephone: '06 12 34 56 78',
+  probleme: 'Alarme en défaut',
+};
+
+describe('ManualTicketCreateBodySchema', () => {
+  it('accepts the multipart text fields, with empty optional fields as absent', () => {
+    const parsed = ManualTicketCreateBodySchema.parse({ ...manual, id_technicien: '', date_enregistrement: '2026-03-02', heure_enregistrement: '08:15', urgent: 'on' });
+    expect(parsed).toMatchObject({ ...manual, id_technicien: undefined, date_enregistrement: '2026-03-02', heure_enregistrement: '08:15', urgent: true });
+  });
+
+  it.each(['installation_id', 'nom', 'prenom', 'email', 'telephone', 'probleme'] as const)(
+    "refuses a missing or blank %s with 'Merci de remplir tous les champs obligatoires.'",
+    (field) => {
+      expect(firstError(ManualTicketCreateBodySchema, { ...manual, [field]: '  ' })).toBe('Merci de remplir tous les champs obligatoires.');
+      const { [field]: _removed, ...without } = manual;
+      expect(firstError(ManualTicketCreateBodySchema, without)).toBe('Merci de remplir tous les champs obligatoires.');
+    },
+  );
+
+  it('refuses a malformed email and a malformed technician id', () => {
+    expect(firstError(ManualTicketCreateBodySchema, { ...manual, email: 'claire' })).toBe('Adresse email invalide.');
+    expect(firstError(ManualTicketCreateBodySchema, { ...manual, id_technicien: '42' })).toBe('Identifiant invalide.');
+  });
+
+  it('needs both registration date and time, and real ones', () => {
+    expect(firstError(ManualTicketCreateBodySchema, { ...manual, date_enregistrement: '2026-03-02' })).toBe('Date et heure d’enregistrement invalides.');
+    expect(firstError(ManualTicketCreateBodySchema, { ...manual, date_enregistrement: '2026-02-30', heure_enregistrement: '08:00' })).toBe(
+      'Date et heure d’enregistrement invalides.',
+    );
+  });
+});
+
+describe('PublicTicketCreateBodySchema', () => {
+  const body = { ...manual, installation_id: undefined, key: 'qr-7f3a', 'g-recaptcha-response': 'proof' };
+
+  it('accepts key, contact fields, problem and captcha proof', () => {
+    expect(PublicTicketCreateBodySchema.safeParse(body).success).toBe(true);
+  });
+
+  it('refuses a missing key with the invalid-link message', () => {
+    expect(firstError(PublicTicketCreateBodySchema, { ...body, key: '' })).toBe('Lien non valide. Merci de scanner un QR code officiel.');
+  });
+
+  it('refuses a missing captcha proof with the reCAPTCHA failure message', () => {
+    expect(firstError(PublicTicketCreateBodySchema, { ...body, 'g-recaptcha-response': '' })).toBe('Échec reCAPTCHA. Merci de réessayer.');
+  });
+
+  it('refuses a missing problem with the required-fields message', () => {
+    expect(firstError(PublicTicketCreateBodySchema, { ...body, probleme: '' })).toBe('Merci de remplir tous les champs obligatoires.');
+  });
+});
+
+describe('TicketPatchBodySchema', () => {
+  it('reads statut + technicien_id as taking in charge', () => {
+    expect(TicketPatchBodySchema.parse({ statut: 'en_cours', technicien_id: TECH })).toEqual({ action: 'take_in_charge', technicien_id: TECH });
+    expect(TakeTicketInChargeBodySchema.parse({ statut: 'en_cours', technicien_id: TECH })).toEqual({ statut: 'en_cours', technicien_id: TECH });
+  });
+
+  it('reads nom_rapport as attaching the report', () => {
+    expect(TicketPatchBodySchema.parse({ nom_rapport: 'rapport-LYO-2026-00042.pdf' })).toEqual({ action: 'attach_report', nom_rapport: 'rapport-LYO-2026-00042.pdf' });
+  });
+
+  it('asks for a technician when none is chosen', () => {
+    expect(firstError(TicketPatchBodySchema, { statut: 'en_cours' })).toBe('Merci de choisir un technicien.');
+    expect(firstError(TicketPatchBodySchema, { statut: 'en_cours', technicien_id: '' })).toBe('Merci de choisir un technicien.');
+    expect(firstError(TakeTicketInChargeBodySchema, { statut: 'en_cours' })).toBe('Merci de choisir un technicien.');
+  });
+
+  it('refuses another status, a path as report name, and an empty or mixed body', () => {
+    expect(firstError(TicketPatchBodySchema, { statut: 'clos', technicien_id: TECH })).toBe('Statut invalide.');
+    expect(firstError(TicketPatchBodySchema, { nom_rapport: '../../etc/passwd' })).toBe('Nom de rapport invalide.');
+    expect(firstError(TicketPatchBodySchema, { nom_rapport: ' ' })).toBe('Le nom du rapport est obligatoire.');
+    expect(firstError(TicketPatchBodySchema, {})).toBe('Requête invalide : choisissez un technicien ou indiquez un nom de rapport.');
+    expect(firstError(TicketPatchBodySchema, { statut: 'en_cours', technicien_id: TECH, nom_rapport: 'r.pdf' })).toBe(
+      'Requête invalide : choisissez un technicien ou indiquez un nom de rapport.',
+    );
+  });
+});
+
+const visit = {
+  constat_tech: '  Détecteur remplacé  ',
+  etat_arrivee: 'En dérangement',
+  etat_depart: 'Fonctionnel',
+  signature_client: PNG,
+  signature_technicien: PNG,
+};
+
+describe('TicketVisitBodySchema (close and re-intervention)', () => {
+  it('fills the defaults: no remark, no quote, travel time 00:00', () => {
+    expect(TicketVisitBodySchema.parse(visit)).toEqual({
+      ...visit,
+      constat_tech: 'Détecteur remplacé',
+      remarque_tech: '',
+      devis: 0,
+      temps_trajet: '00:00',
+      date_cloture: undefined,
+      arrive_at: undefined,
+      technicien_id: undefined,
+    });
+  });
+
+  it('coerces devis from strings and booleans, and local times to UTC', () => {
+    const parsed = TicketVisitBodySchema.parse({ ...visit, devis: '1', arrive_at: '2026-03-02T09:00', date_cloture: '2026-03-02T10:30', temps_trajet: '01:15' });
+    expect(parsed).toMatchObject({ devis: 1, arrive_at: '2026-03-02T08:00:00.000Z', date_cloture: '2026-03-02T09:30:00.000Z', temps_trajet: '01:15' });
+    expect(TicketVisitBodySchema.parse({ ...visit, devis: true }).devis).toBe(1);
+    expect(TicketVisitBodySchema.parse({ ...visit, devis: 0 }).devis).toBe(0);
+  });
+
+  it.each([
+    [{ constat_tech: '   ' }, 'Le constat du technicien est obligatoire'],
+    [{ constat_tech: undefined }, 'Le constat du technicien est obligatoire'],
+    [{ etat_arrivee: 'Cassé' }, 'État de l’installation à l’arrivée invalide.'],
+    [{ etat_depart: 'En service' }, 'État de l’installation au départ invalide.'],
+    [{ temps_trajet: '1h30' }, 'Le temps de trajet doit être au format HH:mm.'],
+    [{ temps_trajet: '24:00' }, 'Le temps de trajet doit être au format HH:mm.'],
+    [{ devis: 2 }, 'Le champ devis doit valoir 0 ou 1.'],
+    [{ signature_client: '' }, 'La signature du client est obligatoire.'],
+    [{ signature_technicien: undefined }, 'La signature du technicien est obligatoire.'],
+    [{ signature_client: 'data:image/jpeg;base64,AAAA' }, 'Signature invalide : une image PNG est attendue.'],
+    [{ date_cloture: '2026-02-30T10:00' }, 'Date invalide.'],
+    [{ arrive_at: '2026-03-02T11:00', date_cloture: '2026-03-02T10:00' }, 'L’heure d’arrivée ne peut pas être postérieure à la fin de l’intervention.'],
+    [{ technicien_id: 'bob' }, 'Identifiant invalide.'],
+  ])('refuses %o', (change, message) => {
+    expect(firstError(TicketVisitBodySchema, { ...visit, ...change })).toBe(message);
+  });
+});
+
+describe('ValidateQuoteBodySchema', () => {
+  it('trims the number and keeps a day as is', () => {
+    expect(ValidateQuoteBodySchema.parse({ numero_devis: ' D-17 ', date_enregistrement_devis: '2026-03-04' })).toEqual({ numero_devis: 'D-17', date_enregistrement_devis: '2026-03-04' });
+  });
+
+  it('normalises a date-time and treats an empty date as absent', () => {
+    expect(ValidateQuoteBodySchema.parse({ numero_devis: 'D-17', date_enregistrement_devis: '2026-03-04T10:00' }).date_enregistrement_devis).toBe('2026-03-04T09:00:00.000Z');
+    expect(ValidateQuoteBodySchema.parse({ numero_devis: 'D-17', date_enregistrement_devis: '' }).date_enregistrement_devis).toBeUndefined();
+  });
+
+  it("refuses a blank number with 'Le numéro de devis est obligatoire.'", () => {
+    expect(firstError(ValidateQuoteBodySchema, { numero_devis: '   ' })).toBe('Le numéro de devis est obligatoire.');
+    expect(firstError(ValidateQuoteBodySchema, {})).toBe('Le numéro de devis est obligatoire.');
+  });
+
+  it('refuses an impossible date', () => {
+    expect(firstError(ValidateQuoteBodySchema, { numero_devis: 'D-17', date_enregistrement_devis: '2026-02-31' })).toBe('Date invalide.');
+  });
+});
+
+describe('ClosedTicketsQuerySchema', () => {
+  it('reads the query string, empty values as absent', () => {
+    expect(ClosedTicketsQuerySchema.parse({ date_debut: '2026-03-01', date_fin: '2026-03-31', client_id: '', technicien_id: TECH, devis_attente: '1' })).toEqual({
+      date_debut: '2026-03-01',
+      date_fin: '2026-03-31',
+      client_id: undefined,
+      site_id: undefined,
+      installation_id: undefined,
+      technicien_id: TECH,
+      metier_id: undefined,
+      devis_attente: true,
+    });
+  });
+
+  it('refuses a range that ends before it starts, and malformed values', () => {
+    expect(firstError(ClosedTicketsQuerySchema, { date_debut: '2026-03-31', date_fin: '2026-03-01' })).toBe('La date de début doit précéder la date de fin.');
+    expect(firstError(ClosedTicketsQuerySchema, { date_debut: '31/03/2026' })).toBe('Date invalide.');
+    expect(firstError(ClosedTicketsQuerySchema, { site_id: '12' })).toBe('Identifiant invalide.');
+  });
+});
+
+describe('TicketListSearchSchema', () => {
+  it('reads the list URL and drops what it does not understand', () => {
+    expect(TicketListSearchSchema.parse({ statut: 'clos', devis_attente: '1' })).toEqual({ statut: 'clos', urgent: undefined, devis_attente: true });
+    expect(TicketListSearchSchema.parse({ statut: 'perdu', urgent: 'peut-être' })).toEqual({ statut: undefined, urgent: undefined, devis_attente: undefined });
+  });
+});

@@ -1,0 +1,415 @@
+import { z } from 'zod';
+import {
+  SIGNATURE_MAX_DATA_URL_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  TICKET_ARRIVAL_STATES,
+  TICKET_DEFAULT_TRAVEL_TIME,
+  TICKET_DEPARTURE_STATES,
+  TICKET_STATUSES,
+  TICKET_TEXT_MAX,
+  TICKET_TRAVEL_TIME_PATTERN,
+} from './ticket-constants.js';
+import { parseTicketDate, parseTicketDateTime, ticketRegistrationToIso } from './ticket-dates.js';
+import { LOGIN_MESSAGES, PASSWORD_MESSAGES, TICKET_MESSAGES as M } from './ticket-messages.js';
+import { isPasswordAcceptable } from './password-criteria.js';
+
+/**
+ * Bodies and queries of the ticket routes of spec §7, field names as the spec
+ * spells them. The server parses every request with these (400 with the
+ * French message of the first issue) and the web forms validate with the same
+ * schemas. Multipart fields and query strings arrive as strings, so flags and
+ * numbers are coerced here and an empty field counts as absent.
+ */
+
+// ---------------------------------------------------------------------------
+// Building blocks
+// ---------------------------------------------------------------------------
+
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const PNG_DATA_URL = /^data:image\/png;base64,[A-Za-z0-9+/]+={0,2}$/;
+/** A file name, never a path: the report name ends up in a download URL and on disk. */
+const REPORT_FILE_NAME = /^(?!\.{1,2}$)[^/\\\u0000-\u001f]+$/;
+
+/** An empty form field, an empty query value or a JSON null means "not given". */
+function blankToUndefined(value: unknown): unknown {
+  if (value === null) return undefined;
+  if (typeof value === 'string' && value.trim() === '') return undefined;
+  return value;
+}
+
+/** Ids are UUIDs (streams are `ticket-<uuid>`, `client-<uuid>`, ...). */
+export const TicketEntityIdSchema = z.string({ error: M.invalidId }).trim().regex(GUID, { error: M.invalidId });
+
+function requiredId(message: string) {
+  return z
+    .string({ error: message })
+    .trim()
+    .min(1, { error: message, abort: true })
+    .regex(GUID, { error: M.invalidId });
+}
+
+function optionalId() {
+  return z.preprocess(blankToUndefined, TicketEntityIdSchema.optional());
+}
+
+function requiredText(message: string, max: number) {
+  return z
+    .string({ error: message })
+    .trim()
+    .min(1, { error: message, abort: true })
+    .max(max, { error: M.textTooLong });
+}
+
+function optionalText(max: number) {
+  return z.preprocess(blankToUndefined, z.string({ error: M.textTooLong }).trim().max(max, { error: M.textTooLong }).optional());
+}
+
+function requiredEmail(message: string) {
+  return z
+    .string({ error: message })
+    .trim()
+    .min(1, { error: message, abort: true })
+    .max(254, { error: M.invalidEmail })
+    .pipe(z.email({ error: M.invalidEmail }));
+}
+
+/** `1`, `true`, `on` (a checked checkbox) and their opposites, as strings or booleans. */
+function optionalFlag() {
+  return z.preprocess((value) => {
+    const v = blankToUndefined(value);
+    if (v === true || v === 1 || v === '1' || v === 'true' || v === 'on') return true;
+    if (v === false || v === 0 || v === '0' || v === 'false' || v === 'off') return false;
+    return v;
+  }, z.boolean({ error: M.invalidTicketBody }).optional());
+}
+
+/** A local French date-time or a zoned ISO string, normalised to a UTC ISO instant. */
+function optionalInstant() {
+  return z.preprocess(
+    blankToUndefined,
+    z
+      .string({ error: M.invalidDate })
+      .transform((value, ctx) => {
+        const iso = parseTicketDateTime(value);
+        if (iso === null) {
+          ctx.addIssue({ code: 'custom', message: M.invalidDate });
+          return z.NEVER;
+        }
+        return iso;
+      })
+      .optional(),
+  );
+}
+
+function optionalDay() {
+  return z.preprocess(
+    blankToUndefined,
+    z
+      .string({ error: M.invalidDate })
+      .refine((value) => parseTicketDate(value) !== null, { error: M.invalidDate })
+      .optional(),
+  );
+}
+
+function pngSignature(requiredMessage: string) {
+  return z
+    .string({ error: requiredMessage })
+    .trim()
+    .min(1, { error: requiredMessage, abort: true })
+    .max(SIGNATURE_MAX_DATA_URL_LENGTH, { error: M.invalidSignature, abort: true })
+    .regex(PNG_DATA_URL, { error: M.invalidSignature });
+}
+
+const nomRapport = z
+  .string({ error: M.nomRapportRequired })
+  .trim()
+  .min(1, { error: M.nomRapportRequired, abort: true })
+  .max(TICKET_TEXT_MAX.nomRapport, { error: M.invalidNomRapport })
+  .regex(REPORT_FILE_NAME, { error: M.invalidNomRapport });
+
+// ---------------------------------------------------------------------------
+// Auth (spec §7: POST /api/login, POST /api/utilisateurs/change-password)
+// ---------------------------------------------------------------------------
+
+export const LoginBodySchema = z.object({
+  email: requiredText(LOGIN_MESSAGES.missingCredentials, 254),
+  // Never trimmed: a space is a legitimate password character.
+  motdepasse: z
+    .string({ error: LOGIN_MESSAGES.missingCredentials })
+    .min(1, { error: LOGIN_MESSAGES.missingCredentials })
+    .max(PASSWORD_MAX_LENGTH, { error: LOGIN_MESSAGES.invalidCredentials }),
+});
+export type LoginBody = z.infer<typeof LoginBodySchema>;
+
+function requiredPassword() {
+  return z
+    .string({ error: PASSWORD_MESSAGES.allFieldsRequired })
+    .min(1, { error: PASSWORD_MESSAGES.allFieldsRequired, abort: true })
+    .max(PASSWORD_MAX_LENGTH, { error: PASSWORD_MESSAGES.criteriaNotMet });
+}
+
+const newPassword = requiredPassword().refine(isPasswordAcceptable, { error: PASSWORD_MESSAGES.criteriaNotMet });
+
+export const ChangePasswordBodySchema = z.object({
+  oldPassword: requiredPassword(),
+  newPassword,
+});
+export type ChangePasswordBody = z.infer<typeof ChangePasswordBodySchema>;
+
+/** The password dialog (spec §2, §5): the body plus the confirmation, which never leaves the browser. */
+export const ChangePasswordFormSchema = z
+  .object({ oldPassword: requiredPassword(), newPassword, confirmation: requiredPassword() })
+  .refine((form) => form.confirmation === form.newPassword, {
+    error: PASSWORD_MESSAGES.confirmationMismatch,
+    path: ['confirmation'],
+  });
+export type ChangePasswordForm = z.infer<typeof ChangePasswordFormSchema>;
+
+// ---------------------------------------------------------------------------
+// Ticket creation
+// ---------------------------------------------------------------------------
+
+const requesterFields = {
+  nom: requiredText(M.requiredFields, TICKET_TEXT_MAX.shortText),
+  prenom: requiredText(M.requiredFields, TICKET_TEXT_MAX.shortText),
+  email: requiredEmail(M.requiredFields),
+  telephone: requiredText(M.requiredFields, TICKET_TEXT_MAX.telephone),
+  probleme: requiredText(M.requiredFields, TICKET_TEXT_MAX.probleme),
+};
+
+/**
+ * Text fields of `POST /api/tickets/manual/ticket-create` (multipart; the
+ * photo is a file part checked by content). Staff and telesurveillance use it.
+ * `date_enregistrement` + `heure_enregistrement` are French local time; both
+ * or neither (neither = now). `date_cloture` is accepted for compatibility with
+ * the original form but ignored: closing needs a constat and signatures.
+ * `urgent` is optional: staff may flag the ticket at creation.
+ */
+export const ManualTicketCreateBodySchema = z
+  .object({
+    installation_id: requiredId(M.requiredFields),
+    ...requesterFields,
+    date_enregistrement: z.preprocess(blankToUndefined, z.string({ error: M.invalidRegistrationDateTime }).optional()),
+    heure_enregistrement: z.preprocess(blankToUndefined, z.string({ error: M.invalidRegistrationDateTime }).optional()),
+    id_technicien: optionalId(),
+    remarque_tech: optionalText(TICKET_TEXT_MAX.remarque),
+    date_cloture: optionalText(TICKET_TEXT_MAX.shortText),
+    urgent: optionalFlag(),
+  })
+  .superRefine((body, ctx) => {
+    const { date_enregistrement: date, heure_enregistrement: time } = body;
+    if (date === undefined && time === undefined) return;
+    if (date === undefined || time === undefined || ticketRegistrationToIso(date, time) === null) {
+      ctx.addIssue({ code: 'custom', message: M.invalidRegistrationDateTime, path: ['date_enregistrement'] });
+    }
+  });
+export type ManualTicketCreateBody = z.infer<typeof ManualTicketCreateBodySchema>;
+export type ManualTicketCreateInput = z.input<typeof ManualTicketCreateBodySchema>;
+
+/**
+ * The telesurveillance form (spec §2, §5): the cascade's agency, client and site
+ * are required on screen; only installation and contact fields are sent.
+ */
+export const TelesurveillanceTicketFormSchema = z.object({
+  agence_id: requiredId(M.requiredFields),
+  client_id: requiredId(M.requiredFields),
+  site_id: requiredId(M.requiredFields),
+  installation_id: requiredId(M.requiredFields),
+  ...requesterFields,
+});
+export type TelesurveillanceTicketForm = z.infer<typeof TelesurveillanceTicketFormSchema>;
+
+/**
+ * Text fields of `POST /api/public/ticket-create` (multipart, no token). The
+ * QR `key` comes first so a request without one reports the invalid link.
+ * `g-recaptcha-response` keeps the spec's name; it carries the captcha's
+ * proof (a self-hosted proof-of-work) and is checked by the server.
+ */
+export const PublicTicketCreateBodySchema = z.object({
+  key: requiredText(M.invalidLink, TICKET_TEXT_MAX.shortText),
+  ...requesterFields,
+  'g-recaptcha-response': requiredText(M.captchaFailed, 20_000),
+});
+export type PublicTicketCreateBody = z.infer<typeof PublicTicketCreateBodySchema>;
+
+/** The public form as filled on screen, before the captcha proof and key are added. */
+export const PublicTicketFormSchema = z.object(requesterFields);
+export type PublicTicketForm = z.infer<typeof PublicTicketFormSchema>;
+
+// ---------------------------------------------------------------------------
+// PATCH /api/tickets/{id}: take in charge, or attach the ticket's report
+// ---------------------------------------------------------------------------
+
+export const TakeTicketInChargeBodySchema = z.object({
+  statut: z.literal('en_cours', { error: M.invalidStatut }),
+  technicien_id: requiredId(M.technicienRequired),
+});
+export type TakeTicketInChargeBody = z.infer<typeof TakeTicketInChargeBodySchema>;
+
+/** `{ nom_rapport }`, for the ticket (PATCH /api/tickets/{id}) or an intervention (PATCH .../interventions/{interventionId}). */
+export const TicketReportBodySchema = z.object({ nom_rapport: nomRapport });
+export type TicketReportBody = z.infer<typeof TicketReportBodySchema>;
+export const InterventionReportBodySchema = TicketReportBodySchema;
+export type InterventionReportBody = TicketReportBody;
+
+/**
+ * What the route receives: one of the two shapes above. Parsed as one object
+ * (not a zod union) so the error is the precise French message of the field
+ * at fault, not a generic "no union member matched". The output says which
+ * action was asked. A technician without `statut` is read as taking in charge.
+ */
+export type TicketPatchBody =
+  | { action: 'take_in_charge'; technicien_id: string }
+  | { action: 'attach_report'; nom_rapport: string };
+
+export const TicketPatchBodySchema = z
+  .object({
+    statut: z.preprocess(blankToUndefined, z.literal('en_cours', { error: M.invalidStatut }).optional()),
+    technicien_id: z.preprocess(blankToUndefined, TicketEntityIdSchema.optional()),
+    nom_rapport: z.unknown().optional(),
+  })
+  .transform((body, ctx): TicketPatchBody => {
+    const wantsReport = body.nom_rapport !== undefined;
+    const wantsCharge = body.statut !== undefined || body.technicien_id !== undefined;
+    if (wantsReport && !wantsCharge) {
+      const parsed = nomRapport.safeParse(body.nom_rapport);
+      if (parsed.success) return { action: 'attach_report', nom_rapport: parsed.data };
+      ctx.addIssue({ code: 'custom', message: parsed.error.issues[0]?.message ?? M.invalidNomRapport, path: ['nom_rapport'] });
+      return z.NEVER;
+    }
+    if (wantsCharge && !wantsReport) {
+      if (body.technicien_id !== undefined) return { action: 'take_in_charge', technicien_id: body.technicien_id };
+      ctx.addIssue({ code: 'custom', message: M.technicienRequired, path: ['technicien_id'] });
+      return z.NEVER;
+    }
+    ctx.addIssue({ code: 'custom', message: M.invalidTicketBody });
+    return z.NEVER;
+  });
+export type TicketPatchBodyInput = z.input<typeof TicketPatchBodySchema>;
+
+// ---------------------------------------------------------------------------
+// PATCH /api/tickets/{id}/close and POST /api/tickets/{id}/intervention
+// ---------------------------------------------------------------------------
+
+const devisFlag = z.preprocess(
+  (value) => {
+    const v = blankToUndefined(value);
+    if (v === true || v === '1' || v === 'true') return 1;
+    if (v === false || v === '0' || v === 'false') return 0;
+    return v;
+  },
+  z.union([z.literal(0), z.literal(1)], { error: M.invalidDevis }).default(0),
+);
+
+/**
+ * The technician's report of one visit, same fields for a closure and a
+ * re-intervention. Times are French local (`datetime-local`) or zoned ISO and
+ * come out as UTC ISO; absent `date_cloture` / `arrive_at` mean "now" (the
+ * handler's clock). `technicien_id` absent means the technician in charge.
+ * Signatures are PNG data URLs; the handler stores them and passes references.
+ */
+export const TicketVisitBodySchema = z
+  .object({
+    constat_tech: requiredText(M.constatRequired, TICKET_TEXT_MAX.constat),
+    remarque_tech: z.preprocess(
+      blankToUndefined,
+      z.string({ error: M.textTooLong }).trim().max(TICKET_TEXT_MAX.remarque, { error: M.textTooLong }).default(''),
+    ),
+    devis: devisFlag,
+    date_cloture: optionalInstant(),
+    arrive_at: optionalInstant(),
+    etat_arrivee: z.enum(TICKET_ARRIVAL_STATES, { error: M.invalidArrivalState }),
+    etat_depart: z.enum(TICKET_DEPARTURE_STATES, { error: M.invalidDepartureState }),
+    temps_trajet: z.preprocess(
+      blankToUndefined,
+      z
+        .string({ error: M.invalidTravelTime })
+        .trim()
+        .regex(TICKET_TRAVEL_TIME_PATTERN, { error: M.invalidTravelTime })
+        .default(TICKET_DEFAULT_TRAVEL_TIME),
+    ),
+    signature_client: pngSignature(M.signatureClientRequired),
+    signature_technicien: pngSignature(M.signatureTechnicienRequired),
+    technicien_id: optionalId(),
+  })
+  .refine(
+    (body) => body.arrive_at === undefined || body.date_cloture === undefined || body.arrive_at <= body.date_cloture,
+    { error: M.arrivalAfterClosure, path: ['arrive_at'] },
+  );
+export type TicketVisitBody = z.infer<typeof TicketVisitBodySchema>;
+export type TicketVisitBodyInput = z.input<typeof TicketVisitBodySchema>;
+
+export const CloseTicketBodySchema = TicketVisitBodySchema;
+export type CloseTicketBody = TicketVisitBody;
+export const ReinterventionBodySchema = TicketVisitBodySchema;
+export type ReinterventionBody = TicketVisitBody;
+
+// ---------------------------------------------------------------------------
+// PATCH /api/tickets/{id}/update: quote validation
+// ---------------------------------------------------------------------------
+
+/**
+ * `date_enregistrement_devis` is a day (`YYYY-MM-DD`, kept as is) or a
+ * date-time (normalised to UTC ISO); absent means the day of validation.
+ */
+export const ValidateQuoteBodySchema = z.object({
+  numero_devis: requiredText(M.numeroDevisRequired, TICKET_TEXT_MAX.numeroDevis),
+  date_enregistrement_devis: z.preprocess(
+    blankToUndefined,
+    z
+      .string({ error: M.invalidDate })
+      .trim()
+      .transform((value, ctx) => {
+        const normalised = parseTicketDate(value) ?? parseTicketDateTime(value);
+        if (normalised === null) {
+          ctx.addIssue({ code: 'custom', message: M.invalidDate });
+          return z.NEVER;
+        }
+        return normalised;
+      })
+      .optional(),
+  ),
+});
+export type ValidateQuoteBody = z.infer<typeof ValidateQuoteBodySchema>;
+export type ValidateQuoteBodyInput = z.input<typeof ValidateQuoteBodySchema>;
+
+// ---------------------------------------------------------------------------
+// Queries
+// ---------------------------------------------------------------------------
+
+/**
+ * `GET /api/tickets/clos`. Days are French calendar days, both inclusive.
+ * Without dates the handler applies `defaultClosedTicketsRange(now)`;
+ * `devis_attente=1` keeps only closed tickets whose quote is pending.
+ */
+export const ClosedTicketsQuerySchema = z
+  .object({
+    date_debut: optionalDay(),
+    date_fin: optionalDay(),
+    client_id: optionalId(),
+    site_id: optionalId(),
+    installation_id: optionalId(),
+    technicien_id: optionalId(),
+    metier_id: optionalId(),
+    devis_attente: optionalFlag(),
+  })
+  .refine((q) => q.date_debut === undefined || q.date_fin === undefined || q.date_debut <= q.date_fin, {
+    error: M.invalidDateRange,
+    path: ['date_debut'],
+  });
+export type ClosedTicketsQuery = z.infer<typeof ClosedTicketsQuerySchema>;
+
+/**
+ * The ticket list's own URL (spec §2: `/tickets?statut=...&urgent=1&devis_attente=1`).
+ * A hand-edited URL must not break the screen, so unknown values are dropped.
+ */
+export const TicketListSearchSchema = z.object({
+  statut: z.enum(TICKET_STATUSES).optional().catch(undefined),
+  urgent: optionalFlag().catch(undefined),
+  devis_attente: optionalFlag().catch(undefined),
+});
+export type TicketListSearch = z.infer<typeof TicketListSearchSchema>;
+
+/** Path parameters. */
+export const TicketIdParamsSchema = z.object({ id: TicketEntityIdSchema });
+export const InterventionIdParamsSchema = z.object({ id: TicketEntityIdSchema, interventionId: TicketEntityIdSchema });

@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { TICKET_ARRIVAL_STATES, TICKET_DEPARTURE_STATES, TICKET_STATUSES } from './ticket-constants.js';
+
+/**
+ * Answers of the ticket routes as the UI receives them (spec §3 entities,
+ * field names as the spec spells them). Instants are UTC ISO strings; absent
+ * facts are null, never missing keys, so the UI has one shape to handle.
+ */
+
+const isoInstant = z.iso.datetime({ offset: true });
+const zeroOrOne = z.union([z.literal(0), z.literal(1)]);
+
+export const TicketSchema = z.object({
+  id: z.string(),
+  num_chrono: z.string(),
+  statut: z.enum(TICKET_STATUSES),
+  urgent: z.boolean(),
+  client_nom: z.string(),
+  site_nom: z.string(),
+  site_adresse: z.string(),
+  site_code_postal: z.string(),
+  site_ville: z.string(),
+  installation_id: z.string(),
+  installation_nom: z.string(),
+  metier_nom: z.string().nullable(),
+  probleme: z.string(),
+  astreinte: zeroOrOne,
+  /** A URL the UI can put in an <img>, or null. */
+  photo: z.string().nullable(),
+  /** Registration instant (TicketOpened.openedAt). */
+  created_at: isoInstant,
+  clos_at: isoInstant.nullable(),
+  /** Arrival of the closing visit. */
+  arrive_at: isoInstant.nullable(),
+  echeance: isoInstant.nullable(),
+  /** Hours allowed, as fixed at opening. */
+  delai: z.number().nullable(),
+  /** Whole minutes from created_at to clos_at, or to the time of the answer while open. */
+  minutes_ecoulees: z.number().int().nonnegative(),
+  operateur_prenom: z.string().nullable(),
+  operateur_nom: z.string().nullable(),
+  technicien_prenom: z.string().nullable(),
+  technicien_nom: z.string().nullable(),
+  id_technicien: z.string().nullable(),
+  constat_tech: z.string().nullable(),
+  remarque_tech: z.string().nullable(),
+  etat_arrivee: z.enum(TICKET_ARRIVAL_STATES).nullable(),
+  etat_depart: z.enum(TICKET_DEPARTURE_STATES).nullable(),
+  nom_rapport: z.string().nullable(),
+  /** 1 once any visit asked for a quote. */
+  devis: zeroOrOne,
+  numero_devis: z.string().nullable(),
+  /** When the quote was asked for (start of the 5-day window). */
+  date_devis: isoInstant.nullable(),
+  date_enregistrement_devis: z.string().nullable(),
+  /** Re-interventions only. */
+  interventions_supp_count: z.number().int().nonnegative(),
+  /** Every visit: re-interventions plus the closing one when the ticket is clos. */
+  interventions_count: z.number().int().nonnegative(),
+  // Requester (demandeur), as given when the ticket was opened.
+  prenom: z.string(),
+  nom: z.string(),
+  email: z.string(),
+  telephone: z.string(),
+});
+export type Ticket = z.infer<typeof TicketSchema>;
+
+export const InterventionSchema = z.object({
+  id: z.string(),
+  ticket_id: z.string(),
+  /** When the re-intervention was recorded. */
+  created_at: isoInstant,
+  arrive_at: isoInstant.nullable(),
+  clos_at: isoInstant.nullable(),
+  technicien_prenom: z.string().nullable(),
+  technicien_nom: z.string().nullable(),
+  constat_tech: z.string().nullable(),
+  remarque_tech: z.string().nullable(),
+  etat_arrivee: z.enum(TICKET_ARRIVAL_STATES).nullable(),
+  etat_depart: z.enum(TICKET_DEPARTURE_STATES).nullable(),
+  temps_trajet: z.string().nullable(),
+  devis: zeroOrOne,
+  nom_rapport: z.string().nullable(),
+});
+export type Intervention = z.infer<typeof InterventionSchema>;
+
+/** `GET /api/tickets` answers an array or `{ tickets }` (spec §7); the UI reads both as an array. */
+export const TicketListAnswerSchema = z
+  .union([z.array(TicketSchema), z.object({ tickets: z.array(TicketSchema) })])
+  .transform((answer) => (Array.isArray(answer) ? answer : answer.tickets));
+
+export const TicketListResponseSchema = z.object({ tickets: z.array(TicketSchema) });
+export type TicketListResponse = z.infer<typeof TicketListResponseSchema>;
+export const InterventionListResponseSchema = z.array(InterventionSchema);
+
+/**
+ * Creation answers (spec §7): staff read `message` or `error`, telesurveillance
+ * reads `success`, `ticket_id`, `error`, the public form reads `error`.
+ */
+export const TicketCreateResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  ticket_id: z.string(),
+  num_chrono: z.string(),
+});
+export type TicketCreateResponse = z.infer<typeof TicketCreateResponseSchema>;
+
+/** Every rejection: `{ error }` with the French message (`success: false` for the forms that read it). */
+export const TicketErrorResponseSchema = z.object({ success: z.literal(false).optional(), error: z.string() });
+export type TicketErrorResponse = z.infer<typeof TicketErrorResponseSchema>;
+
+/** The public form learns only that its request was registered, not the ticket's id. */
+export const PublicTicketCreateResponseSchema = z.object({ success: z.literal(true), message: z.string() });
+export type PublicTicketCreateResponse = z.infer<typeof PublicTicketCreateResponseSchema>;

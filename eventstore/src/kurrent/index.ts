@@ -1,0 +1,2 @@
+export { createKurrentEventStore, type KurrentEventStore, type KurrentEventStoreOptions } from './kurrent-event-store.js';
+export { formatKurrentPosition, parseKurrentPosition } from './positions.js';

@@ -1,0 +1,145 @@
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { collect, newEvent, range, streamIn, uniqueCategory, waitFor, type Collector } from '../contract/test-helpers.js';
+import { ConcurrencyError } from '../errors.js';
+import { createTestDatabase, type TestDatabase } from '../test-support/pg-database.js';
+import { createPostgresEventStore, type PostgresEventStore, type PostgresEventStoreOptions } from './postgres-event-store.js';
+import { parsePostgresPosition } from './positions.js';
+
+/** What only the Postgres adapter promises, beyond the shared contract. */
+describe('postgres event store', () => {
+  let database: TestDatabase;
+  let admin: pg.Pool;
+  let stores: PostgresEventStore[] = [];
+  let collectors: Collector[] = [];
+
+  const open = (options: PostgresEventStoreOptions = {}) => {
+    const store = createPostgresEventStore({ connectionString: database.url, ...options });
+    stores.push(store);
+    return store;
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase('eventstore_postgres');
+    admin = new pg.Pool({ connectionString: database.url, max: 2 });
+    const migrator = createPostgresEventStore({ connectionString: database.url });
+    await migrator.migrate();
+    await migrator.close();
+  });
+  afterEach(async () => {
+    await Promise.all(collectors.map((collector) => collector.stop()));
+    await Promise.all(stores.map((store) => store.close()));
+    collectors = [];
+    stores = [];
+  });
+  afterAll(async () => {
+    await admin?.end();
+    await database?.drop();
+  });
+
+  test('migrate is idempotent and safe to run from several processes at once', async () => {
+    const racers = range(6).map(() => open({ schema: 'es_parallel' }));
+    await Promise.all(racers.map((store) => store.migrate()));
+    await Promise.all(racers.map((store) => store.migrate()));
+    const tables = await admin.query<{ name: string | null }>(
+      `SELECT to_regclass('es_parallel.streams')::text AS name UNION ALL SELECT to_regclass('es_parallel.events')::text`,
+    );
+    expect(tables.rows.map((row) => row.name)).toEqual(['es_parallel.streams', 'es_parallel.events']);
+    const store = racers[0]!;
+    const result = await store.appendToStream(streamIn('migrated'), [newEvent('Works')], { expectedRevision: 'no_stream' });
+    expect(result.nextExpectedRevision).toBe(0);
+    // Another schema is another store: the default one does not see this event.
+    const other = open();
+    const slice = await other.readAll({ filter: { categories: ['migrated'] } });
+    expect(slice.events).toEqual([]);
+  });
+
+  test('a position is the writing transaction id and the global position, each padded to 20 digits', async () => {
+    const store = open();
+    const event = newEvent('Positioned');
+    const result = await store.appendToStream(streamIn(uniqueCategory('pos')), [event], { expectedRevision: 'no_stream' });
+    expect(result.position).toMatch(/^\d{20}-\d{20}$/);
+    const row = (
+      await admin.query<{ transaction_id: string; global_position: string }>(
+        'SELECT transaction_id::text, global_position::text FROM es.events WHERE event_id = $1',
+        [event.id],
+      )
+    ).rows[0];
+    expect(parsePostgresPosition(result.position)).toEqual({ transactionId: row?.transaction_id, globalPosition: row?.global_position });
+  });
+
+  test('the same event ids elsewhere are a conflict, never a second copy', async () => {
+    const store = open();
+    const category = uniqueCategory('dup');
+    const stream = streamIn(category);
+    const [a, b] = [newEvent('A'), newEvent('B')];
+    const first = await store.appendToStream(stream, [a, b], { expectedRevision: 'no_stream' });
+    await store.appendToStream(stream, [newEvent('C')], { expectedRevision: 1 });
+
+    // Where the stream is now (revision 2) they would be new copies at 3 and 4.
+    await expect(store.appendToStream(stream, [a, b], { expectedRevision: 2 })).rejects.toBeInstanceOf(ConcurrencyError);
+    await expect(store.appendToStream(stream, [b, a], { expectedRevision: 'any' })).rejects.toBeInstanceOf(ConcurrencyError);
+    await expect(store.appendToStream(streamIn(category), [a], { expectedRevision: 'no_stream' })).rejects.toBeInstanceOf(ConcurrencyError);
+    // 'any' with the ids where they already are is a retry.
+    expect(await store.appendToStream(stream, [a, b], { expectedRevision: 'any' })).toEqual(first);
+    expect((await store.readStream(stream)).map((event) => event.type)).toEqual(['A', 'B', 'C']);
+  });
+
+  test("concurrent 'any' appends to one stream reach subscribers in stream order", async () => {
+    // A blind `version = version + n` that waited on another writer's row lock
+    // would commit after it with an older transaction id, and subscribers
+    // (ordered by transaction id) would see the stream out of order.
+    const writers = [open(), open()];
+    const category = uniqueCategory('anyorder');
+    const stream = streamIn(category);
+    const start = await writers[0]!.headPosition();
+    for (let round = 0; round < 20; round++) {
+      const results = await Promise.all(
+        range(8).map((racer) => writers[racer % 2]!.appendToStream(stream, [newEvent('Any', { round, racer })], { expectedRevision: 'any' })),
+      );
+      expect(new Set(results.map((result) => result.nextExpectedRevision)).size).toBe(8);
+    }
+    const collector = collect(writers[0]!, { from: start, filter: { categories: [category] }, batchSize: 50 });
+    collectors.push(collector);
+    await waitFor(() => collector.events.length >= 160, { message: '160 events' });
+    expect(collector.events.map((event) => event.revision)).toEqual(range(160));
+  });
+
+  test('another process is woken by the NOTIFY after commit, and again once its LISTEN connection was cut and restored', async () => {
+    const writer = open();
+    // The subscriber polls once a minute: only the NOTIFY can bring it each event within the wait below.
+    const subscriber = open({ applicationName: 'notify-test', pollIntervalMs: 60_000, retryDelayMs: 50 });
+    const category = uniqueCategory('notify');
+    const stream = streamIn(category);
+    const collector = collect(subscriber, { from: await writer.headPosition(), filter: { categories: [category] } });
+    collectors.push(collector);
+    await waitFor(() => collector.caughtUpCount > 0, { message: 'caught up' });
+    const listenPid = await waitFor(async () => (await listenBackends('notify-test:listen'))[0], { message: 'LISTEN connection' });
+
+    await writer.appendToStream(stream, [newEvent('First')], { expectedRevision: 'no_stream' });
+    await waitFor(() => collector.events.length === 1, { timeoutMs: 15_000, message: 'the first event through NOTIFY' });
+
+    await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE 'notify-test%'`);
+    await waitFor(async () => (await listenBackends('notify-test:listen')).some((pid) => pid !== listenPid), { message: 'LISTEN again' });
+    await writer.appendToStream(stream, [newEvent('Second')], { expectedRevision: 0 });
+    await waitFor(() => collector.events.length === 2, { timeoutMs: 15_000, message: 'the second event through NOTIFY' });
+    expect(collector.events.map((event) => event.type)).toEqual(['First', 'Second']);
+  });
+
+  test('the append function never NOTIFYs inside the append transaction', async () => {
+    const source = await admin.query<{ body: string }>(
+      `SELECT prosrc AS body FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+        WHERE n.nspname = 'es' AND p.proname IN ('append_to_stream', 'stored_append')`,
+    );
+    expect(source.rows).toHaveLength(2);
+    for (const row of source.rows) expect(row.body.toLowerCase()).not.toMatch(/notify/);
+  });
+
+  async function listenBackends(applicationName: string): Promise<number[]> {
+    const result = await admin.query<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND query ILIKE 'LISTEN%'`,
+      [applicationName],
+    );
+    return result.rows.map((row) => row.pid);
+  }
+});

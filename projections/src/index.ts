@@ -1,0 +1,5 @@
+export * from './projector.js';
+export * from './runner.js';
+export * from './projection-watcher.js';
+export * from './read-models/index.js';
+export * from './start-projections.js';

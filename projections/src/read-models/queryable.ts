@@ -1,0 +1,14 @@
+import type pg from 'pg';
+
+/** A pool or a client: queries run on either (a route's pool, a test's transaction). */
+export type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
+
+/** Which agencies a caller may see: every one (admin_plus) or a list. */
+export type AgenceScope = 'all' | readonly string[];
+
+/** `AND <column> = ANY($n)` when scoped, nothing when not; returns the SQL and pushes the parameter. */
+export function scopeClause(scope: AgenceScope, column: string, params: unknown[]): string {
+  if (scope === 'all') return '';
+  params.push([...scope]);
+  return ` AND ${column} = ANY($${params.length}::uuid[])`;
+}

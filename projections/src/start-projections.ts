@@ -1,0 +1,23 @@
+import type pg from 'pg';
+import type { EventStore } from '@fsm/eventstore';
+import { readModelProjectors } from './read-models/index.js';
+import { ProjectionRunner, type RunnerLogger } from './runner.js';
+
+export interface StartProjectionsOptions {
+  pool: pg.Pool;
+  store: EventStore;
+  logger?: RunnerLogger;
+}
+
+/** Migrates the read models and starts (or stands by as) the runner. */
+export async function startProjections(options: StartProjectionsOptions): Promise<ProjectionRunner> {
+  const runner = new ProjectionRunner({
+    pool: options.pool,
+    store: options.store,
+    projectors: readModelProjectors,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+  await runner.migrate();
+  await runner.start();
+  return runner;
+}

@@ -1,0 +1,39 @@
+import { Navigate, Outlet } from 'react-router';
+import type { ReactNode } from 'react';
+import { useSession, type SessionUser } from '../lib/session';
+import { TELESURV_HOME, isTelesurveillance } from '../features/auth/access';
+
+/** Signed-out users go to /login, whatever they asked for. */
+export function RequireSession() {
+  const session = useSession();
+  if (!session) return <Navigate to="/login" replace />;
+  return <Outlet />;
+}
+
+/** The signed-in user; only valid under <RequireSession>. */
+export function useCurrentUser(): SessionUser {
+  const session = useSession();
+  if (!session) throw new Error('useCurrentUser outside <RequireSession>');
+  return session.user;
+}
+
+/** Telesurveillance accounts only get their ticket form: everything else sends them there. */
+export function StaffOnly() {
+  const user = useCurrentUser();
+  if (isTelesurveillance(user)) return <Navigate to={TELESURV_HOME} replace />;
+  return <Outlet />;
+}
+
+/** The telesurveillance ticket form; anyone else goes home. */
+export function TelesurveillanceOnly() {
+  const user = useCurrentUser();
+  if (!isTelesurveillance(user)) return <Navigate to="/" replace />;
+  return <Outlet />;
+}
+
+/** A management screen: without its permission the user goes home. */
+export function RequireAccess({ allowed, children }: { allowed: (user: SessionUser) => boolean; children: ReactNode }) {
+  const user = useCurrentUser();
+  if (!allowed(user)) return <Navigate to="/" replace />;
+  return children;
+}

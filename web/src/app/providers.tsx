@@ -1,0 +1,50 @@
+import { QueryClientProvider, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect, useState, type ReactNode } from 'react';
+import { ToastProvider } from '../components/ui/toast';
+import { useLiveUpdates } from '../lib/live-updates';
+import { getSession, subscribeSession, useSession } from '../lib/session';
+import { liveInvalidators } from './live-invalidators';
+import { createQueryClient } from './query-client';
+
+/**
+ * Whenever the signed-in token changes (logout, session expiry, login, another
+ * tab), answers cached for the previous user must not be shown to the next.
+ */
+function SessionCacheReset() {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    let token = getSession()?.token ?? null;
+    return subscribeSession(() => {
+      const next = getSession()?.token ?? null;
+      if (next === token) return;
+      token = next;
+      queryClient.clear();
+    });
+  }, [queryClient]);
+  return null;
+}
+
+function LiveUpdates({ enabled }: { enabled: boolean }) {
+  const session = useSession();
+  useLiveUpdates(session?.token ?? null, liveInvalidators, { enabled });
+  return null;
+}
+
+export interface AppProvidersProps {
+  children: ReactNode;
+  /** Tests pass their own client. */
+  queryClient?: QueryClient;
+  /** Tests turn the WebSocket off. */
+  liveUpdates?: boolean;
+}
+
+export function AppProviders({ children, queryClient, liveUpdates = true }: AppProvidersProps) {
+  const [client] = useState(() => queryClient ?? createQueryClient());
+  return (
+    <QueryClientProvider client={client}>
+      <SessionCacheReset />
+      <LiveUpdates enabled={liveUpdates} />
+      <ToastProvider>{children}</ToastProvider>
+    </QueryClientProvider>
+  );
+}

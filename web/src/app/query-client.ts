@@ -1,0 +1,30 @@
+import { QueryClient } from '@tanstack/react-query';
+import { ApiError, NetworkError, SessionExpiredError } from '../lib/api-client';
+
+const MAX_RETRIES = 2;
+
+/** Retrying helps only when the server might answer differently next time (5xx). */
+export function shouldRetry(failureCount: number, error: unknown): boolean {
+  if (error instanceof SessionExpiredError || error instanceof NetworkError) return false;
+  if (error instanceof ApiError && error.status < 500) return false;
+  return failureCount < MAX_RETRIES;
+}
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        // Live updates invalidate what changed; until then an answer is fresh
+        // enough to show without a refetch on every mount.
+        staleTime: 30_000,
+        gcTime: 5 * 60_000,
+        retry: shouldRetry,
+        refetchOnWindowFocus: true,
+      },
+      mutations: {
+        // Commands are not blindly repeated: the user decides.
+        retry: false,
+      },
+    },
+  });
+}

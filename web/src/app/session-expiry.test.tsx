@@ -1,0 +1,34 @@
+import { act, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { apiClient, SessionExpiredError } from '../lib/api-client';
+import { jsonResponse, mockFetch, renderApp, signIn } from '../testing/render-app';
+
+describe('session expiry', () => {
+  it('a 401 from any call clears the session, the cache, and shows the login', async () => {
+    signIn();
+    mockFetch(() => jsonResponse(401, { error: 'Jeton expiré' }));
+    const app = renderApp('/tickets');
+    app.queryClient.setQueryData(['tickets'], ['cached']);
+
+    await act(async () => {
+      await expect(apiClient.get('/api/tickets')).rejects.toBeInstanceOf(SessionExpiredError);
+    });
+
+    expect(await screen.findByRole('heading', { name: 'Connexion' })).toBeTruthy();
+    expect(app.pathname()).toBe('/login');
+    expect(window.localStorage.getItem('token')).toBeNull();
+    expect(window.localStorage.getItem('user')).toBeNull();
+    expect(app.queryClient.getQueryData(['tickets'])).toBeUndefined();
+  });
+
+  it('a logout in another tab signs this one out too', async () => {
+    signIn();
+    const app = renderApp('/');
+    await act(async () => {
+      window.localStorage.clear();
+      window.dispatchEvent(new StorageEvent('storage', { key: 'token' }));
+    });
+    expect(await screen.findByRole('heading', { name: 'Connexion' })).toBeTruthy();
+    expect(app.pathname()).toBe('/login');
+  });
+});

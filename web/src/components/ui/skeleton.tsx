@@ -1,0 +1,17 @@
+/** Grey placeholders in place of content while a list loads. Hidden from screen readers. */
+export function Skeleton({ width, height }: { width?: string; height?: string }) {
+  return <span className="skeleton" aria-hidden="true" style={{ width, height }} />;
+}
+
+export function SkeletonCards({ count = 3, label = 'Chargement…' }: { count?: number; label?: string }) {
+  return (
+    <div className="stack" aria-busy="true">
+      <span className="visually-hidden" role="status">
+        {label}
+      </span>
+      {Array.from({ length: count }, (_, i) => (
+        <span key={i} className="skeleton skeleton--card" aria-hidden="true" />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,23 @@
+import { useMutation } from '@tanstack/react-query';
+import { ApiError, apiClient } from '../../../lib/api-client';
+
+export interface ChangePasswordInput {
+  oldPassword: string;
+  newPassword: string;
+}
+
+/**
+ * POST /api/utilisateurs/change-password. The answer is read as
+ * `{ success, error }`: a 2xx carrying `success: false` is a failure too.
+ */
+export async function changePassword(input: ChangePasswordInput): Promise<void> {
+  const body = await apiClient.post<unknown>('/api/utilisateurs/change-password', input);
+  if (typeof body === 'object' && body !== null && (body as { success?: unknown }).success === false) {
+    const error = (body as { error?: unknown }).error;
+    throw new ApiError(200, typeof error === 'string' && error ? error : undefined, body);
+  }
+}
+
+export function useChangePassword() {
+  return useMutation({ mutationFn: changePassword });
+}

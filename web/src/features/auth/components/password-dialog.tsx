@@ -1,0 +1,127 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Banner } from '../../../components/ui/banner';
+import { Dialog } from '../../../components/ui/dialog';
+import { TextField } from '../../../components/ui/text-field';
+import { NetworkError, errorMessage } from '../../../lib/api-client';
+import { useChangePassword } from '../api/change-password';
+import {
+  PASSWORD_CRITERIA,
+  PASSWORD_DIALOG_CLOSE_DELAY_MS,
+  PASSWORD_MESSAGES,
+  validatePasswordChange,
+  type PasswordChangeProblem,
+} from '../password-rules';
+
+export interface PasswordDialogProps {
+  open: boolean;
+  onClose: () => void;
+}
+
+/** 'Changer mon mot de passe', opened from the user's name in the navigation bar. */
+export function PasswordDialog({ open, onClose }: PasswordDialogProps) {
+  return (
+    <Dialog open={open} onClose={onClose} title="Changer mon mot de passe">
+      {/* Mounted only while open, so every opening starts from an empty form. */}
+      <PasswordForm onClose={onClose} />
+    </Dialog>
+  );
+}
+
+function PasswordForm({ onClose }: { onClose: () => void }) {
+  const [oldPassword, setOldPassword] = useState('');
+  const [newPassword, setNewPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [problem, setProblem] = useState<PasswordChangeProblem | null>(null);
+  const mutation = useChangePassword();
+
+  const onCloseRef = useRef(onClose);
+  onCloseRef.current = onClose;
+
+  const succeeded = mutation.isSuccess;
+  useEffect(() => {
+    if (!succeeded) return;
+    const timer = setTimeout(() => onCloseRef.current(), PASSWORD_DIALOG_CLOSE_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [succeeded]);
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (mutation.isPending || succeeded) return;
+    const found = validatePasswordChange({ oldPassword, newPassword, confirmation });
+    setProblem(found);
+    if (found) return;
+    mutation.mutate({ oldPassword, newPassword });
+  };
+
+  const serverError = mutation.isError
+    ? mutation.error instanceof NetworkError
+      ? PASSWORD_MESSAGES.network
+      : errorMessage(mutation.error, PASSWORD_MESSAGES.unknown)
+    : null;
+
+  const missing = problem?.field === 'all';
+  const busy = mutation.isPending;
+
+  return (
+    <form className="stack" onSubmit={onSubmit} noValidate>
+      {missing ? <Banner tone="error">{problem.message}</Banner> : null}
+      {serverError ? <Banner tone="error">{serverError}</Banner> : null}
+      {succeeded ? <Banner tone="success">{PASSWORD_MESSAGES.success}</Banner> : null}
+
+      <TextField
+        label="Ancien mot de passe"
+        type="password"
+        autoComplete="current-password"
+        required
+        value={oldPassword}
+        onChange={(e) => setOldPassword(e.target.value)}
+        invalid={missing && !oldPassword}
+        disabled={succeeded}
+      />
+      <TextField
+        label="Nouveau mot de passe"
+        type="password"
+        autoComplete="new-password"
+        required
+        value={newPassword}
+        onChange={(e) => setNewPassword(e.target.value)}
+        invalid={missing && !newPassword}
+        error={problem?.field === 'newPassword' ? problem.message : null}
+        disabled={succeeded}
+        hint={
+          <ul className="criteria" aria-label="Critères du mot de passe">
+            {PASSWORD_CRITERIA.map((criterion) => {
+              const met = criterion.test(newPassword);
+              return (
+                <li key={criterion.id} className={met ? 'criteria__item criteria__item--met' : 'criteria__item'}>
+                  {criterion.label}
+                  <span className="visually-hidden">{met ? ' (respecté)' : ' (non respecté)'}</span>
+                </li>
+              );
+            })}
+          </ul>
+        }
+      />
+      <TextField
+        label="Confirmation du nouveau mot de passe"
+        type="password"
+        autoComplete="new-password"
+        required
+        value={confirmation}
+        onChange={(e) => setConfirmation(e.target.value)}
+        invalid={missing && !confirmation}
+        error={problem?.field === 'confirmation' ? problem.message : null}
+        disabled={succeeded}
+      />
+
+      <div className="dialog__actions">
+        <button type="button" className="btn" onClick={onClose}>
+          Annuler
+        </button>
+        <button type="submit" className="btn btn--primary" disabled={busy || succeeded} aria-busy={busy || undefined}>
+          {busy ? 'Enregistrement…' : 'Valider'}
+        </button>
+      </div>
+    </form>
+  );
+}

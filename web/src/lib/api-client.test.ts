@@ -1,0 +1,113 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, NetworkError, SessionExpiredError, apiClient, apiRequest, errorMessage } from './api-client';
+import { getSession, subscribeSession, TOKEN_STORAGE_KEY, USER_STORAGE_KEY } from './session';
+import { jsonResponse, mockFetch, sentJson } from '../testing/fetch-mock';
+import { makeUser, signIn } from '../testing/users';
+
+afterEach(() => {
+  window.localStorage.clear();
+  vi.unstubAllGlobals();
+});
+
+describe('apiRequest', () => {
+  it('attaches the bearer token and parses JSON', async () => {
+    signIn(makeUser(), 'abc');
+    const fetchMock = mockFetch(() => jsonResponse(200, { ok: 1 }));
+
+    await expect(apiClient.get('/api/tickets')).resolves.toEqual({ ok: 1 });
+
+    const [url, init] = fetchMock.mock.calls[0] ?? [];
+    expect(url).toBe('/api/tickets');
+    expect(new Headers(init?.headers).get('Authorization')).toBe('Bearer abc');
+  });
+
+  it('sends JSON bodies and drops empty query values', async () => {
+    signIn();
+    const fetchMock = mockFetch(() => jsonResponse(200, {}));
+
+    await apiClient.post('/api/x', { a: 1 }, { query: { b: 'c', d: undefined, e: '', f: 0 } });
+
+    const [url, init] = fetchMock.mock.calls[0] ?? [];
+    expect(url).toBe('/api/x?b=c&f=0');
+    expect(init?.method).toBe('POST');
+    expect(sentJson(init)).toEqual({ a: 1 });
+    expect(new Headers(init?.headers).get('Content-Type')).toBe('application/json');
+  });
+
+  it('sends no token on anonymous calls', async () => {
+    signIn();
+    const fetchMock = mockFetch(() => jsonResponse(200, {}));
+    await apiRequest('/api/login', { method: 'POST', json: {}, auth: false });
+    expect(new Headers(fetchMock.mock.calls[0]?.[1]?.headers).has('Authorization')).toBe(false);
+  });
+
+  it.each([401, 403])('on %i clears the session and throws SessionExpiredError', async (status) => {
+    signIn();
+    const listener = vi.fn();
+    const unsubscribe = subscribeSession(listener);
+    mockFetch(() => jsonResponse(status, { error: 'Token invalide' }));
+
+    const error = await apiClient.get('/api/tickets').catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(SessionExpiredError);
+    expect((error as SessionExpiredError).message).toBe('Session expirée');
+    expect(window.localStorage.getItem(TOKEN_STORAGE_KEY)).toBeNull();
+    expect(window.localStorage.getItem(USER_STORAGE_KEY)).toBeNull();
+    expect(getSession()).toBeNull();
+    expect(listener).toHaveBeenCalled();
+    unsubscribe();
+  });
+
+  it('on a 401 to an anonymous call keeps the session and throws ApiError', async () => {
+    signIn();
+    mockFetch(() => jsonResponse(401, { error: 'Identifiants invalides' }));
+    const error = await apiRequest('/api/login', { method: 'POST', auth: false }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(getSession()).not.toBeNull();
+  });
+
+  it("turns other failures into ApiError carrying the server's error text", async () => {
+    signIn();
+    mockFetch(() => jsonResponse(409, { error: 'Le ticket a été modifié entre-temps.' }));
+
+    const error = await apiClient.patch('/api/tickets/1', {}).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 409, message: 'Le ticket a été modifié entre-temps.' });
+    expect(errorMessage(error, 'Erreur serveur')).toBe('Le ticket a été modifié entre-temps.');
+    expect(getSession()).not.toBeNull();
+  });
+
+  it('lets the screen choose the text when the server gave none', async () => {
+    mockFetch(() => new Response('Bad gateway', { status: 502, headers: { 'Content-Type': 'text/plain' } }));
+    const error = await apiClient.get('/api/tickets').catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 502, serverMessage: undefined });
+    expect(errorMessage(error, 'Erreur serveur')).toBe('Erreur serveur');
+  });
+
+  it('logs out on a network failure while signed in', async () => {
+    signIn();
+    mockFetch(() => Promise.reject(new TypeError('Failed to fetch')));
+    const error = await apiClient.get('/api/tickets').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(getSession()).toBeNull();
+  });
+
+  it('keeps nothing to clear on a network failure while signed out', async () => {
+    const listener = vi.fn();
+    const unsubscribe = subscribeSession(listener);
+    mockFetch(() => Promise.reject(new TypeError('Failed to fetch')));
+    await expect(apiRequest('/api/login', { method: 'POST', auth: false })).rejects.toBeInstanceOf(NetworkError);
+    expect(listener).not.toHaveBeenCalled();
+    unsubscribe();
+  });
+
+  it('does not log out when the request was cancelled', async () => {
+    signIn();
+    const controller = new AbortController();
+    controller.abort();
+    mockFetch(() => Promise.reject(new DOMException('Aborted', 'AbortError')));
+    await expect(apiClient.get('/api/tickets', { signal: controller.signal })).rejects.toThrow();
+    expect(getSession()).not.toBeNull();
+  });
+});

@@ -1,0 +1,150 @@
+import { clearSession, getToken } from './session';
+
+/**
+ * The one way the web app talks to `/api`. It attaches the bearer token, parses
+ * the answer and turns failures into typed errors. It decides nothing about what
+ * the screen shows, except for the session rule of spec §7: 401/403 (and a
+ * network failure while signed in) end the session.
+ */
+
+export const SESSION_EXPIRED_MESSAGE = 'Session expirée';
+
+/** The server refused the token (401/403); the session has been cleared. */
+export class SessionExpiredError extends Error {
+  readonly status: number;
+  constructor(status: number) {
+    super(SESSION_EXPIRED_MESSAGE);
+    this.name = 'SessionExpiredError';
+    this.status = status;
+  }
+}
+
+/** Any other non-2xx answer. `message` is the server's `{ error }` when it sent one. */
+export class ApiError extends Error {
+  readonly status: number;
+  /** The server's own `{ error }` text, if any: screens show it, else their fallback. */
+  readonly serverMessage: string | undefined;
+  readonly body: unknown;
+  constructor(status: number, serverMessage: string | undefined, body: unknown) {
+    super(serverMessage ?? `Erreur HTTP ${status}`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.serverMessage = serverMessage;
+    this.body = body;
+  }
+}
+
+/** The request never got an answer (offline, DNS, server down, CORS). */
+export class NetworkError extends Error {
+  constructor(cause: unknown) {
+    super('Erreur réseau', { cause });
+    this.name = 'NetworkError';
+  }
+}
+
+export type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Sent as JSON. */
+  json?: unknown;
+  /** Sent as multipart (uploads); the browser sets the boundary. */
+  formData?: FormData;
+  /** Appended to the path; null/undefined/'' values are left out. */
+  query?: Record<string, QueryValue>;
+  signal?: AbortSignal;
+  /** false for the two anonymous calls (login, public ticket). Default true. */
+  auth?: boolean;
+}
+
+function withQuery(path: string, query: RequestOptions['query']): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null || value === '') continue;
+    params.append(key, String(value));
+  }
+  const qs = params.toString();
+  if (!qs) return path;
+  return `${path}${path.includes('?') ? '&' : '?'}${qs}`;
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  if (response.status === 204) return undefined;
+  const text = await response.text();
+  if (!text) return undefined;
+  const type = response.headers.get('content-type') ?? '';
+  if (type.includes('json')) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+function serverErrorText(body: unknown): string | undefined {
+  if (typeof body === 'object' && body !== null && 'error' in body) {
+    const error = (body as { error: unknown }).error;
+    if (typeof error === 'string' && error.trim()) return error;
+  }
+  return undefined;
+}
+
+/**
+ * Performs the request and resolves with the parsed body. The caller states the
+ * expected type; validate with the contracts' zod schema where the shape matters.
+ */
+export async function apiRequest<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
+  const { method = 'GET', json, formData, query, signal, auth = true } = options;
+  const token = auth ? getToken() : null;
+
+  const headers = new Headers({ Accept: 'application/json' });
+  if (token) headers.set('Authorization', `Bearer ${token}`);
+  let body: BodyInit | undefined;
+  if (formData) {
+    body = formData;
+  } else if (json !== undefined) {
+    headers.set('Content-Type', 'application/json');
+    body = JSON.stringify(json);
+  }
+
+  let response: Response;
+  try {
+    response = await fetch(withQuery(path, query), { method, headers, body, signal });
+  } catch (error) {
+    // A cancelled query is not a network failure; let react-query see the abort.
+    if (signal?.aborted) throw error;
+    if (token) clearSession();
+    throw new NetworkError(error);
+  }
+
+  const parsed = await readBody(response);
+  if (response.ok) return parsed as T;
+
+  if (token && (response.status === 401 || response.status === 403)) {
+    clearSession();
+    throw new SessionExpiredError(response.status);
+  }
+  throw new ApiError(response.status, serverErrorText(parsed), parsed);
+}
+
+export const apiClient = {
+  get: <T = unknown>(path: string, options?: Omit<RequestOptions, 'method' | 'json' | 'formData'>) =>
+    apiRequest<T>(path, { ...options, method: 'GET' }),
+  post: <T = unknown>(path: string, json?: unknown, options?: Omit<RequestOptions, 'method' | 'json'>) =>
+    apiRequest<T>(path, { ...options, method: 'POST', json }),
+  patch: <T = unknown>(path: string, json?: unknown, options?: Omit<RequestOptions, 'method' | 'json'>) =>
+    apiRequest<T>(path, { ...options, method: 'PATCH', json }),
+  put: <T = unknown>(path: string, json?: unknown, options?: Omit<RequestOptions, 'method' | 'json'>) =>
+    apiRequest<T>(path, { ...options, method: 'PUT', json }),
+  delete: <T = unknown>(path: string, options?: Omit<RequestOptions, 'method' | 'json' | 'formData'>) =>
+    apiRequest<T>(path, { ...options, method: 'DELETE' }),
+};
+
+/** The text a screen shows for a failed call: the server's words, else its own fallback. */
+export function errorMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError && error.serverMessage) return error.serverMessage;
+  return fallback;
+}

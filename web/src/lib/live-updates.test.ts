@@ -1,0 +1,225 @@
+import { QueryClient } from '@tanstack/react-query';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  applyLiveMessage,
+  connectLiveUpdates,
+  keysToInvalidate,
+  parseLiveMessage,
+  type LiveMessage,
+  type LiveSocket,
+  type StreamInvalidators,
+} from './live-updates';
+
+const invalidators: StreamInvalidators = {
+  ticket: (ids) => [['tickets', 'list'], ...ids.map((id) => ['tickets', 'detail', id])],
+  client: () => [['clients']],
+};
+
+describe('parseLiveMessage', () => {
+  it('reads position, streams and resync', () => {
+    expect(parseLiveMessage('{"position":"12","streams":["ticket-a"],"resync":false}')).toEqual({
+      position: '12',
+      streams: ['ticket-a'],
+      resync: false,
+    });
+  });
+
+  it('accepts numeric positions and missing fields', () => {
+    expect(parseLiveMessage({ position: 7 })).toEqual({ position: '7', streams: [], resync: false });
+    expect(parseLiveMessage({ position: '8', resync: true })).toEqual({ position: '8', streams: [], resync: true });
+  });
+
+  it('accepts a null position (resync after a rebuild)', () => {
+    expect(parseLiveMessage({ position: null, resync: true })).toEqual({ position: null, streams: [], resync: true });
+  });
+
+  it('ignores what it cannot read', () => {
+    expect(parseLiveMessage('not json')).toBeNull();
+    expect(parseLiveMessage('{"streams":["ticket-a"]}')).toBeNull();
+    expect(parseLiveMessage(null)).toBeNull();
+    expect(parseLiveMessage({ position: '1', streams: ['ticket-a', 3] })?.streams).toEqual(['ticket-a']);
+  });
+});
+
+describe('keysToInvalidate', () => {
+  const message = (streams: string[], resync = false): LiveMessage => ({ position: '1', streams, resync });
+
+  it('asks each category once, with the ids of its changed streams', () => {
+    const ticket = vi.fn(invalidators.ticket);
+    const keys = keysToInvalidate(message(['ticket-a', 'client-c', 'ticket-b', 'ticket-a']), {
+      ...invalidators,
+      ticket,
+    });
+    expect(ticket).toHaveBeenCalledTimes(1);
+    expect(ticket).toHaveBeenCalledWith(['a', 'b']);
+    expect(keys).toEqual([['tickets', 'list'], ['tickets', 'detail', 'a'], ['tickets', 'detail', 'b'], ['clients']]);
+  });
+
+  it('keeps the whole id after the first dash (uuids have dashes)', () => {
+    const keys = keysToInvalidate(message(['ticket-0b8e-4c1a']), invalidators);
+    expect(keys).toContainEqual(['tickets', 'detail', '0b8e-4c1a']);
+  });
+
+  it("falls back to 'all' for a stream of an unknown category", () => {
+    expect(keysToInvalidate(message(['client-1', 'audit-1']), invalidators)).toBe('all');
+    expect(keysToInvalidate(message(['constructor-1']), invalidators)).toBe('all');
+  });
+
+  it('invalidates nothing for a message without streams', () => {
+    expect(keysToInvalidate(message([]), invalidators)).toEqual([]);
+  });
+
+  it("answers 'all' on resync", () => {
+    expect(keysToInvalidate(message(['ticket-a'], true), invalidators)).toBe('all');
+  });
+});
+
+describe('applyLiveMessage', () => {
+  it('invalidates the matching queries only', () => {
+    const queryClient = new QueryClient();
+    const spy = vi.spyOn(queryClient, 'invalidateQueries').mockResolvedValue();
+    applyLiveMessage(queryClient, { position: '1', streams: ['client-9'], resync: false }, invalidators);
+    expect(spy).toHaveBeenCalledTimes(1);
+    expect(spy).toHaveBeenCalledWith({ queryKey: ['clients'] });
+  });
+
+  it('invalidates everything on resync', () => {
+    const queryClient = new QueryClient();
+    const spy = vi.spyOn(queryClient, 'invalidateQueries').mockResolvedValue();
+    applyLiveMessage(queryClient, { position: '1', streams: [], resync: true }, invalidators);
+    expect(spy).toHaveBeenCalledWith();
+  });
+
+  it('marks matching cached data stale and leaves the rest', () => {
+    const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity } } });
+    queryClient.setQueryData(['tickets', 'detail', 'a'], { id: 'a' });
+    queryClient.setQueryData(['clients'], []);
+    applyLiveMessage(queryClient, { position: '1', streams: ['ticket-a'], resync: false }, invalidators);
+    expect(queryClient.getQueryState(['tickets', 'detail', 'a'])?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(['clients'])?.isInvalidated).toBe(false);
+  });
+});
+
+class FakeSocket implements LiveSocket {
+  onopen: LiveSocket['onopen'] = null;
+  onmessage: LiveSocket['onmessage'] = null;
+  onclose: LiveSocket['onclose'] = null;
+  onerror: LiveSocket['onerror'] = null;
+  closed = false;
+  constructor(readonly url: string) {}
+  close() {
+    this.closed = true;
+  }
+  open() {
+    this.onopen?.(new Event('open'));
+  }
+  receive(data: unknown) {
+    this.onmessage?.({ data: JSON.stringify(data) } as MessageEvent);
+  }
+  drop(code = 1006) {
+    this.onclose?.({ code } as CloseEvent);
+  }
+}
+
+describe('connectLiveUpdates', () => {
+  let sockets: FakeSocket[];
+  const last = () => {
+    const socket = sockets[sockets.length - 1];
+    if (!socket) throw new Error('no socket opened');
+    return socket;
+  };
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    sockets = [];
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  function connect(onMessage = vi.fn()) {
+    const connection = connectLiveUpdates({
+      token: 'tok en',
+      onMessage,
+      url: (token, since) => `/ws?token=${encodeURIComponent(token)}${since ? `&since=${since}` : ''}`,
+      createSocket: (url) => {
+        const socket = new FakeSocket(url);
+        sockets.push(socket);
+        return socket;
+      },
+      backoffMs: (attempt) => 1000 * 2 ** attempt,
+    });
+    return { connection, onMessage };
+  }
+
+  it('passes each message on and remembers its position', () => {
+    const { connection, onMessage } = connect();
+    last().open();
+    last().receive({ position: '41', streams: ['ticket-a'] });
+    last().receive('garbage');
+    expect(onMessage).toHaveBeenCalledTimes(1);
+    expect(onMessage).toHaveBeenCalledWith({ position: '41', streams: ['ticket-a'], resync: false });
+    expect(connection.lastPosition()).toBe('41');
+    last().receive({ position: null, resync: true });
+    expect(onMessage).toHaveBeenLastCalledWith({ position: null, streams: [], resync: true });
+    expect(connection.lastPosition()).toBe('41');
+    connection.close();
+  });
+
+  it('reconnects with backoff, sending the last position it saw', () => {
+    const { connection } = connect();
+    expect(last().url).toBe('/ws?token=tok%20en');
+    last().open();
+    last().receive({ position: '41' });
+
+    last().drop();
+    vi.advanceTimersByTime(999);
+    expect(sockets).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(sockets).toHaveLength(2);
+    expect(last().url).toBe('/ws?token=tok%20en&since=41');
+
+    // Fails again before opening: the wait doubles.
+    last().drop();
+    vi.advanceTimersByTime(1999);
+    expect(sockets).toHaveLength(2);
+    vi.advanceTimersByTime(1);
+    expect(sockets).toHaveLength(3);
+
+    // A successful open resets the backoff.
+    last().open();
+    last().drop();
+    vi.advanceTimersByTime(1000);
+    expect(sockets).toHaveLength(4);
+    connection.close();
+  });
+
+  it('stops when the server refuses the token', () => {
+    const { connection } = connect();
+    last().drop(4401);
+    vi.advanceTimersByTime(60_000);
+    expect(sockets).toHaveLength(1);
+    connection.close();
+  });
+
+  it('close() closes the socket and cancels any pending reconnect', () => {
+    const { connection } = connect();
+    const first = last();
+    connection.close();
+    expect(first.closed).toBe(true);
+
+    const again = connect();
+    last().drop();
+    again.connection.close();
+    vi.advanceTimersByTime(60_000);
+    expect(sockets).toHaveLength(2);
+  });
+
+  it('reconnects at once when the browser comes back online', () => {
+    const { connection } = connect();
+    last().drop();
+    window.dispatchEvent(new Event('online'));
+    expect(sockets).toHaveLength(2);
+    connection.close();
+  });
+});

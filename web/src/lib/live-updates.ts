@@ -1,0 +1,233 @@
+import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+
+/**
+ * Live updates over a WebSocket (ARCHITECTURE "Projections, jobs and live
+ * updates"). After each projected batch the server pushes
+ * `{ position, streams?, resync? }`; the client invalidates the queries that
+ * show those streams, so lists update in place. On reconnect it sends the last
+ * position it saw (`?since=`) and the server replays or answers `resync`, in
+ * which case everything is refetched.
+ */
+
+export interface LiveMessage {
+  /**
+   * Opaque projection position; only ever sent back as `since`. null when the
+   * server has none to give (e.g. its `resync` after a read-model rebuild).
+   */
+  position: string | null;
+  /** Changed stream names, e.g. `ticket-<uuid>`. */
+  streams: string[];
+  resync: boolean;
+}
+
+/**
+ * Which query keys to invalidate for a stream category (the part of the stream
+ * name before the first `-`), given the ids of the changed streams.
+ */
+export type StreamInvalidators = Readonly<Record<string, (ids: string[]) => QueryKey[]>>;
+
+export function parseLiveMessage(raw: unknown): LiveMessage | null {
+  let value: unknown = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw) as unknown;
+    } catch {
+      return null;
+    }
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const v = value as Record<string, unknown>;
+  const position = typeof v.position === 'string' || typeof v.position === 'number' ? String(v.position) : v.position === null ? null : undefined;
+  if (position === undefined) return null;
+  const streams = Array.isArray(v.streams) ? v.streams.filter((s): s is string => typeof s === 'string') : [];
+  return { position, streams, resync: v.resync === true };
+}
+
+export function splitStreamName(stream: string): { category: string; id: string | null } {
+  const dash = stream.indexOf('-');
+  if (dash < 0) return { category: stream, id: null };
+  return { category: stream.slice(0, dash), id: stream.slice(dash + 1) };
+}
+
+/**
+ * The keys a message invalidates, or 'all'. 'all' on a resync, and also when a
+ * changed stream belongs to no known category: refetching too much is slower,
+ * showing stale data is wrong.
+ */
+export function keysToInvalidate(message: LiveMessage, invalidators: StreamInvalidators): QueryKey[] | 'all' {
+  if (message.resync) return 'all';
+  const idsByCategory = new Map<string, string[]>();
+  for (const stream of message.streams) {
+    const { category, id } = splitStreamName(stream);
+    const ids = idsByCategory.get(category) ?? [];
+    if (id !== null && !ids.includes(id)) ids.push(id);
+    idsByCategory.set(category, ids);
+  }
+  const keys: QueryKey[] = [];
+  for (const [category, ids] of idsByCategory) {
+    const invalidate = Object.hasOwn(invalidators, category) ? invalidators[category] : undefined;
+    if (!invalidate) return 'all';
+    keys.push(...invalidate(ids));
+  }
+  return keys;
+}
+
+export function applyLiveMessage(queryClient: QueryClient, message: LiveMessage, invalidators: StreamInvalidators): void {
+  const keys = keysToInvalidate(message, invalidators);
+  if (keys === 'all') {
+    void queryClient.invalidateQueries();
+    return;
+  }
+  for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
+}
+
+/** The subset of WebSocket this client uses; lets tests pass a fake. */
+export interface LiveSocket {
+  onopen: ((event: Event) => void) | null;
+  onmessage: ((event: MessageEvent) => void) | null;
+  onclose: ((event: CloseEvent) => void) | null;
+  onerror: ((event: Event) => void) | null;
+  close(code?: number, reason?: string): void;
+}
+
+export interface LiveConnectionOptions {
+  token: string;
+  onMessage: (message: LiveMessage) => void;
+  /** Builds the socket URL; default `ws(s)://<host>/ws?token=…&since=…`. */
+  url?: (token: string, since: string | null) => string;
+  createSocket?: (url: string) => LiveSocket;
+  /** Delay before reconnect attempt n (0-based). */
+  backoffMs?: (attempt: number) => number;
+}
+
+export interface LiveConnection {
+  close(): void;
+  lastPosition(): string | null;
+}
+
+/** Close codes after which reconnecting is pointless: the server refused the token. */
+const UNAUTHORIZED_CLOSE_CODES = new Set([1008, 4401, 4403]);
+
+export function defaultLiveUrl(token: string, since: string | null): string {
+  const protocol = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
+  const params = new URLSearchParams({ token });
+  if (since !== null) params.set('since', since);
+  return `${protocol}//${window.location.host}/ws?${params.toString()}`;
+}
+
+/** 1 s, 2 s, 4 s … capped at 30 s, with jitter so clients do not reconnect in step. */
+export function defaultBackoffMs(attempt: number): number {
+  const base = Math.min(30_000, 1000 * 2 ** attempt);
+  return Math.round(base * (0.5 + Math.random() * 0.5));
+}
+
+export function connectLiveUpdates(options: LiveConnectionOptions): LiveConnection {
+  const {
+    token,
+    onMessage,
+    url = defaultLiveUrl,
+    createSocket = (u: string) => new WebSocket(u),
+    backoffMs = defaultBackoffMs,
+  } = options;
+
+  let socket: LiveSocket | null = null;
+  let since: string | null = null;
+  let attempt = 0;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let stopped = false;
+
+  const scheduleReconnect = () => {
+    if (stopped || timer !== null) return;
+    timer = setTimeout(() => {
+      timer = null;
+      open();
+    }, backoffMs(attempt));
+    attempt += 1;
+  };
+
+  const open = () => {
+    if (stopped) return;
+    let current: LiveSocket;
+    try {
+      current = createSocket(url(token, since));
+    } catch {
+      scheduleReconnect();
+      return;
+    }
+    socket = current;
+    current.onopen = () => {
+      attempt = 0;
+    };
+    current.onmessage = (event) => {
+      const message = parseLiveMessage(event.data);
+      if (!message) return;
+      if (message.position !== null) since = message.position;
+      onMessage(message);
+    };
+    current.onerror = () => {
+      // A close event always follows; reconnecting is decided there.
+    };
+    current.onclose = (event) => {
+      if (socket === current) socket = null;
+      if (UNAUTHORIZED_CLOSE_CODES.has(event.code)) {
+        stopped = true;
+        return;
+      }
+      scheduleReconnect();
+    };
+  };
+
+  // Coming back online should not wait for the current backoff to expire.
+  const onOnline = () => {
+    if (stopped || socket) return;
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    attempt = 0;
+    open();
+  };
+  window.addEventListener('online', onOnline);
+
+  open();
+
+  return {
+    close() {
+      stopped = true;
+      window.removeEventListener('online', onOnline);
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+      const current = socket;
+      socket = null;
+      if (current) {
+        current.onclose = null;
+        current.onmessage = null;
+        current.close(1000, 'logout');
+      }
+    },
+    lastPosition: () => since,
+  };
+}
+
+/**
+ * Keeps one live connection while signed in and turns its messages into query
+ * invalidations. Mount it above the screens so it subscribes before they fetch.
+ */
+export function useLiveUpdates(
+  token: string | null,
+  invalidators: StreamInvalidators,
+  options: { enabled?: boolean } = {},
+): void {
+  const queryClient = useQueryClient();
+  const invalidatorsRef = useRef(invalidators);
+  invalidatorsRef.current = invalidators;
+  const enabled = options.enabled ?? true;
+
+  useEffect(() => {
+    if (!token || !enabled || typeof WebSocket === 'undefined') return;
+    const connection = connectLiveUpdates({
+      token,
+      onMessage: (message) => applyLiveMessage(queryClient, message, invalidatorsRef.current),
+    });
+    return () => connection.close();
+  }, [token, enabled, queryClient]);
+}

@@ -1,0 +1,3 @@
+export * from './reactor.js';
+export * from './queues.js';
+export * from './start-workers.js';

@@ -1,0 +1,28 @@
+import pg from 'pg';
+import pino from 'pino';
+import { parseEnv } from '@fsm/contracts';
+import { createEventStore } from '@fsm/eventstore';
+import { startWorkers } from './start-workers.js';
+
+/** The workers role alone (`npm start -w workers`). */
+async function main(): Promise<void> {
+  const env = parseEnv(process.env);
+  const logger = pino({ level: env.LOG_LEVEL, name: 'workers' });
+  const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: 6 });
+  const store = createEventStore({ EVENTSTORE_URL: env.EVENTSTORE_URL, DATABASE_URL: env.DATABASE_URL }, { pool });
+  await store.migrate();
+  const workers = await startWorkers({ env, pool, store, logger });
+  const shutdown = async () => {
+    await workers.close();
+    await store.close();
+    await pool.end();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown());
+  process.once('SIGINT', () => void shutdown());
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
