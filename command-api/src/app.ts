@@ -42,16 +42,15 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     );
   });
 
-  if (deps.webRoot && existsSync(join(deps.webRoot, 'index.html'))) {
-    await app.register(fastifyStatic, { root: deps.webRoot, wildcard: false, index: ['index.html'] });
+  const serveWeb = deps.webRoot !== undefined && existsSync(join(deps.webRoot, 'index.html'));
+  if (serveWeb) await app.register(fastifyStatic, { root: deps.webRoot!, wildcard: false, index: ['index.html'] });
+  app.setNotFoundHandler((request, reply) => {
     // Client-side routes (/tickets/42, /clients...) get the app; unknown /api paths stay 404 JSON.
-    app.setNotFoundHandler((request, reply) => {
-      if (request.method === 'GET' && !request.url.startsWith('/api/') && !request.url.startsWith('/ws')) {
-        return reply.type('text/html').sendFile('index.html');
-      }
-      return reply.status(404).send({ error: 'Ressource introuvable.', code: 'NOT_FOUND' });
-    });
-  }
+    if (serveWeb && request.method === 'GET' && !request.url.startsWith('/api/') && !request.url.startsWith('/ws')) {
+      return reply.type('text/html').sendFile('index.html');
+    }
+    return reply.status(404).send({ error: 'Ressource introuvable.', code: 'NOT_FOUND' });
+  });
 
   return app;
 }

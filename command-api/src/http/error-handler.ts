@@ -78,8 +78,4 @@ export function registerErrorHandler(app: FastifyInstance): void {
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ error: GENERIC_SERVER_ERROR, code: 'INTERNAL' });
   });
-
-  app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send({ error: 'Ressource introuvable.', code: 'NOT_FOUND' });
-  });
 }

@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { createPostgresEventStore, type AppendResult, type EventStore } from '@fsm/eventstore';
+import { createTestDatabase, type TestDatabase } from '@fsm/eventstore/test-support';
+import type { Projector } from '../projector.js';
+import { ProjectionRunner } from '../runner.js';
+
+export interface ReadModelHarness {
+  db: TestDatabase;
+  pool: pg.Pool;
+  store: EventStore;
+  runner: ProjectionRunner;
+  /** Appends `{type, data}` events to a stream (expected revision: any) and waits until they are projected. */
+  given(stream: string, events: readonly { type: string; data: unknown }[]): Promise<AppendResult>;
+  /** Waits until the read models include everything appended so far. */
+  settle(): Promise<void>;
+  /** Drops the read models and replays the whole log; resolves once caught up. */
+  rebuild(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * A real Postgres database, event store and projection runner for one test
+ * file: read models are tested by appending events, exactly as in production.
+ */
+export async function createReadModelHarness(label: string, projectors: readonly Projector[]): Promise<ReadModelHarness> {
+  const db = await createTestDatabase(label);
+  const pool = new pg.Pool({ connectionString: db.url, max: 8 });
+  const store = createPostgresEventStore({ pool, pollIntervalMs: 50 });
+  await store.migrate();
+  const runner = new ProjectionRunner({ pool, store, projectors, batchSize: 100, standbyRetryMs: 100 });
+  await runner.migrate();
+  await runner.start();
+
+  const settle = async (): Promise<void> => {
+    const head = await store.headPosition();
+    if (head === null) return;
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const { rows } = await pool.query<{ position: string | null; rebuild_requested: boolean }>(
+        'SELECT position, rebuild_requested FROM proj.checkpoints WHERE name = $1',
+        [runner.name],
+      );
+      const row = rows[0];
+      if (row && !row.rebuild_requested && row.position !== null && store.comparePositions(row.position, head) >= 0) return;
+      if (Date.now() > deadline) throw new Error('read models did not catch up within 20 s');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+
+  return {
+    db,
+    pool,
+    store,
+    runner,
+    async given(stream, events) {
+      const result = await store.appendToStream(
+        stream,
+        events.map((event) => ({ id: randomUUID(), type: event.type, data: event.data, metadata: { userId: null, correlationId: randomUUID(), causationId: null } })),
+        { expectedRevision: 'any' },
+      );
+      await settle();
+      return result;
+    },
+    settle,
+    async rebuild() {
+      await runner.requestRebuild();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await settle();
+    },
+    async close() {
+      await runner.stop();
+      await store.close();
+      await pool.end();
+      await db.drop();
+    },
+  };
+}
