@@ -9,6 +9,11 @@ import type { AppDeps } from './app-deps.js';
 import { bearerToken } from './auth/tokens.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { healthRoute } from './http/health-route.js';
+import { authenticate } from './auth/principal.js';
+import { changePasswordRoute, loginRoute } from './routes/auth/auth-routes.js';
+
+// Zod's own messages (for checks without a message of ours) in French.
+z.config(z.locales.fr());
 
 export interface BuildAppOptions {
   /** A pino logger; tests run silent. */
@@ -28,7 +33,21 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   registerErrorHandler(app);
 
   await app.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
+  app.decorateRequest('principal', null);
   await healthRoute(app, deps);
+
+  // Public routes: no token.
+  await app.register(async (open) => {
+    await loginRoute(open, deps);
+  });
+
+  // Everything else needs a valid token; checked before the body is even parsed.
+  await app.register(async (secured) => {
+    secured.addHook('onRequest', async (request) => {
+      request.principal = await authenticate(request, deps);
+    });
+    await changePasswordRoute(secured, deps);
+  });
 
   // Live updates: ids and positions only; the token is checked before joining.
   const LiveQuery = z.object({ token: z.string().max(4096).optional(), since: z.string().max(100).optional() });

@@ -6,6 +6,7 @@ import type { Env } from '@fsm/contracts';
 import type { EventStore } from '@fsm/eventstore';
 import { ProjectionWatcher } from '@fsm/projections';
 import { buildApp } from './app.js';
+import { migrateAuth } from './auth/credentials.js';
 import { createTokenService } from './auth/tokens.js';
 import { LiveHub } from './live/live-hub.js';
 import { resolveTokenSecret } from './token-secret.js';
@@ -30,6 +31,7 @@ export interface RunningApi {
 /** Builds the app with real dependencies and listens on PORT. */
 export async function startApi(options: StartApiOptions): Promise<RunningApi> {
   const { env, pool, store, logger } = options;
+  await migrateAuth(pool);
   const watcher = new ProjectionWatcher({ pool, connectionString: env.DATABASE_URL, compare: (a, b) => store.comparePositions(a, b) });
   const live = new LiveHub((a, b) => store.comparePositions(a, b));
   watcher.on('advanced', (advance) => live.publish(advance));

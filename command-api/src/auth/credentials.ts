@@ -1,0 +1,78 @@
+import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import type { Queryable } from '@fsm/projections';
+
+/**
+ * Password hashes live here, never in events (invariant 7). Node's scrypt is
+ * memory-hard and needs no native build. Format: `scrypt$N$r$p$salt$hash`
+ * (base64url), so the cost can be raised later and old hashes still verify.
+ */
+const COST = { N: 16_384, r: 8, p: 1 } as const;
+const KEY_LENGTH = 32;
+
+function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scryptCallback(password.normalize('NFKC'), salt, KEY_LENGTH, { ...options, maxmem: 64 * 1024 * 1024 }, (error, key) => (error ? reject(error) : resolve(key)));
+  });
+}
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scrypt(password, salt, COST);
+  return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !n || !r || !p || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64url');
+  const actual = await scrypt(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) });
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** A hash of nothing, verified when the e-mail is unknown so timing does not tell which accounts exist. */
+let decoy: Promise<string> | undefined;
+export function decoyHash(): Promise<string> {
+  decoy ??= hashPassword(randomBytes(12).toString('hex'));
+  return decoy;
+}
+
+export const AUTH_SCHEMA_SQL = `
+  CREATE SCHEMA IF NOT EXISTS auth;
+  CREATE TABLE IF NOT EXISTS auth.credentials (
+    user_id uuid PRIMARY KEY,
+    password_hash text NOT NULL,
+    updated_at timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE TABLE IF NOT EXISTS auth.login_failures (
+    email text PRIMARY KEY,
+    failures int NOT NULL,
+    last_failure_at timestamptz NOT NULL,
+    locked_until timestamptz
+  );`;
+
+export async function migrateAuth(db: Queryable): Promise<void> {
+  await db.query(`SELECT pg_advisory_lock(hashtext('fsm:auth-migrate'))`);
+  try {
+    await db.query(AUTH_SCHEMA_SQL);
+  } finally {
+    await db.query(`SELECT pg_advisory_unlock(hashtext('fsm:auth-migrate'))`);
+  }
+}
+
+export async function setPassword(db: Queryable, userId: string, password: string): Promise<void> {
+  const hash = await hashPassword(password);
+  await db.query(
+    `INSERT INTO auth.credentials (user_id, password_hash) VALUES ($1, $2)
+     ON CONFLICT (user_id) DO UPDATE SET password_hash = $2, updated_at = now()`,
+    [userId, hash],
+  );
+}
+
+export async function passwordHashOf(db: Queryable, userId: string): Promise<string | null> {
+  const { rows } = await db.query<{ password_hash: string }>('SELECT password_hash FROM auth.credentials WHERE user_id = $1', [userId]);
+  return rows[0]?.password_hash ?? null;
+}
+
+export async function deleteCredentials(db: Queryable, userId: string): Promise<void> {
+  await db.query('DELETE FROM auth.credentials WHERE user_id = $1', [userId]);
+}

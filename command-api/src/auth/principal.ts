@@ -1,0 +1,73 @@
+import type { FastifyRequest } from 'fastify';
+import { ForbiddenError, UnauthorizedError, hasPermission, type PermissionSlug, type SessionUser } from '@fsm/contracts';
+import { findUserById, type AgenceScope, type UserRow } from '@fsm/projections';
+import type { AppDeps } from '../app-deps.js';
+import { SESSION_EXPIRED, bearerToken } from './tokens.js';
+
+/** The authenticated caller, read fresh from the users read model on each request. */
+export interface Principal extends SessionUser {
+  email: string;
+  /** Agencies a télésurveillance account acts for (empty for staff). */
+  telesurvAgenceIds: readonly string[];
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+export const ACCESS_DENIED = 'Accès refusé.';
+
+export function toSessionUser(row: UserRow): SessionUser {
+  return {
+    id: row.id,
+    role: row.role as SessionUser['role'],
+    prenom: row.prenom,
+    nom: row.nom,
+    agence_id: row.agence_id,
+    agence_nom: row.agence_nom,
+    permissions: row.permissions,
+  };
+}
+
+/** Resolves the bearer token to a principal; 401 'Session expirée' otherwise. */
+export async function authenticate(request: FastifyRequest, deps: AppDeps): Promise<Principal> {
+  const token = bearerToken(request.headers.authorization);
+  if (!token) throw new UnauthorizedError(SESSION_EXPIRED);
+  const { sub } = await deps.tokens.verify(token);
+  const row = await findUserById(deps.pool, sub);
+  if (!row) throw new UnauthorizedError(SESSION_EXPIRED);
+  return { ...toSessionUser(row), email: row.email, telesurvAgenceIds: row.telesurv_agence_ids };
+}
+
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new UnauthorizedError(SESSION_EXPIRED);
+  return request.principal;
+}
+
+/** 403 unless the caller holds the permission (admin_plus implications included). */
+export function requirePermission(principal: Principal, ...anyOf: PermissionSlug[]): void {
+  if (!anyOf.some((slug) => hasPermission(principal, slug))) throw new ForbiddenError(ACCESS_DENIED);
+}
+
+/** 403 for télésurveillance accounts: they see only their ticket form. */
+export function requireStaff(principal: Principal): void {
+  if (principal.role === 'telesurveillance') throw new ForbiddenError(ACCESS_DENIED);
+}
+
+/** Agencies whose data the caller may read. */
+export function scopeOf(principal: Principal): AgenceScope {
+  if (principal.role === 'admin_plus') return 'all';
+  if (principal.role === 'telesurveillance') return principal.telesurvAgenceIds;
+  return principal.agence_id ? [principal.agence_id] : [];
+}
+
+export function inScope(scope: AgenceScope, agenceId: string | null | undefined): boolean {
+  if (scope === 'all') return true;
+  return agenceId !== null && agenceId !== undefined && scope.includes(agenceId);
+}
+
+export function displayName(principal: Pick<Principal, 'prenom' | 'nom'>): string {
+  return [principal.prenom, principal.nom].filter((part) => part.length > 0).join(' ');
+}

@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { agenceEventSchema, agenceStreamId, defaultPermissionsForRole, parseEnv, userEventSchema, userStreamId, type Role } from '@fsm/contracts';
+import { createPostgresEventStore, type EventStore } from '@fsm/eventstore';
+import { createTestDatabase, type TestDatabase } from '@fsm/eventstore/test-support';
+import { ProjectionRunner, ProjectionWatcher, readModelProjectors } from '@fsm/projections';
+import type { AppDeps } from '../app-deps.js';
+import { buildApp } from '../app.js';
+import { migrateAuth } from '../auth/credentials.js';
+import { createTokenService } from '../auth/tokens.js';
+import { commandContext } from '../commands/command-context.js';
+import { execute, type Actor } from '../commands/execute.js';
+import { createStaffUser, createTelesurvAccount } from '../commands/user-commands.js';
+import { agenceDecider } from '../domain/agence/index.js';
+import { userDecider } from '../domain/user/index.js';
+import { LiveHub } from '../live/live-hub.js';
+
+export const TEST_PASSWORD = 'Test-2026!';
+
+export interface TestUser {
+  id: string;
+  email: string;
+  password: string;
+  token: string;
+  role: Role;
+  agenceId: string | null;
+}
+
+export interface ApiHarness {
+  app: FastifyInstance;
+  deps: AppDeps;
+  pool: pg.Pool;
+  store: EventStore;
+  db: TestDatabase;
+  /** Moves the clock the app sees. */
+  setNow(date: Date): void;
+  system: Actor;
+  createAgence(nom?: string): Promise<string>;
+  createUser(options: { role: Role; agenceId?: string | null; permissions?: string[]; email?: string; telesurvAgences?: string[] }): Promise<TestUser>;
+  /** `app.inject` with the user's bearer token and JSON body. */
+  request(user: TestUser | null, options: InjectOptions): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+/**
+ * The real app on a real database for one test file: event store, projection
+ * runner, watcher, token service — everything but the network listener.
+ */
+export async function createApiHarness(label: string): Promise<ApiHarness> {
+  const db = await createTestDatabase(label);
+  const pool = new pg.Pool({ connectionString: db.url, max: 10 });
+  const store = createPostgresEventStore({ pool, pollIntervalMs: 50 });
+  await store.migrate();
+  await migrateAuth(pool);
+  const runner = new ProjectionRunner({ pool, store, projectors: readModelProjectors, standbyRetryMs: 100 });
+  await runner.migrate();
+  await runner.start();
+  const watcher = new ProjectionWatcher({ pool, connectionString: db.url, compare: (a, b) => store.comparePositions(a, b), pollIntervalMs: 100 });
+  runner.on('advanced', (advance) => watcher.observe(advance));
+  await watcher.start();
+  const dataDir = await mkdtemp(join(tmpdir(), 'fsm-api-'));
+  let now: Date | null = null;
+  const env = parseEnv({ DATABASE_URL: db.url, DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'silent', NODE_ENV: 'test' });
+  const deps: AppDeps = {
+    env,
+    pool,
+    store,
+    watcher,
+    live: new LiveHub((a, b) => store.comparePositions(a, b)),
+    tokens: createTokenService({ secret: 'test-secret-that-is-long-enough-0123456789', ttlHours: 1, now: () => now ?? new Date() }),
+    redisPing: async () => true,
+    clock: () => now ?? new Date(),
+    newId: randomUUID,
+  };
+  const app = await buildApp(deps);
+  const system: Actor = { userId: null, userName: 'système', correlationId: randomUUID() };
+  const context = commandContext(deps);
+
+  const harness: ApiHarness = {
+    app,
+    deps,
+    pool,
+    store,
+    db,
+    system,
+    setNow(date) {
+      now = date;
+    },
+    async createAgence(nom = `Agence ${randomUUID().slice(0, 6)}`) {
+      const agenceId = randomUUID();
+      await execute(
+        context,
+        agenceDecider,
+        agenceStreamId(agenceId),
+        {
+          type: 'CreateAgence',
+          data: {
+            agenceId,
+            fields: { nom, adresse: '12 rue des Pompiers', cp_postal: '69003', ville: 'Lyon', telephone: '04 78 00 00 00' },
+            createdAt: deps.clock().toISOString(),
+          },
+        },
+        system,
+        (recorded) => agenceEventSchema.parse({ type: recorded.type, data: recorded.data }),
+      );
+      return agenceId;
+    },
+    async createUser({ role, agenceId = null, permissions, email, telesurvAgences }) {
+      const userId = randomUUID();
+      const address = email ?? `${role}.${userId.slice(0, 8)}@test.fr`;
+      const at = deps.clock();
+      if (role === 'telesurveillance') {
+        await createTelesurvAccount(context, pool, system, { userId, fields: { nom: 'Veille', email: address, telephone: '0600000000' }, password: TEST_PASSWORD, at });
+        if (telesurvAgences) {
+          await execute(context, userDecider, userStreamId(userId), { type: 'SetTelesurvAgences', data: { userId, agences: telesurvAgences, updatedAt: at.toISOString() } }, system, (r) =>
+            userEventSchema.parse({ type: r.type, data: r.data }),
+          );
+        }
+      } else {
+        await createStaffUser(context, pool, system, {
+          userId,
+          fields: { nom: 'Test', prenom: role, email: address, telephone: '0600000000', role, agence_id: agenceId ?? (await harness.createAgence()) },
+          password: TEST_PASSWORD,
+          at,
+        });
+        if (permissions && permissions.join() !== defaultPermissionsForRole(role).join()) {
+          await execute(context, userDecider, userStreamId(userId), { type: 'SetUserPermissions', data: { userId, permissions, updatedAt: at.toISOString() } }, system, (r) =>
+            userEventSchema.parse({ type: r.type, data: r.data }),
+          );
+        }
+      }
+      const { rows } = await pool.query<{ agence_id: string | null }>('SELECT agence_id FROM rm.users WHERE id = $1', [userId]);
+      return { id: userId, email: address, password: TEST_PASSWORD, token: await deps.tokens.sign({ sub: userId }), role, agenceId: rows[0]?.agence_id ?? null };
+    },
+    request(user, options) {
+      return app.inject({
+        ...options,
+        headers: { ...(options.headers ?? {}), ...(user ? { authorization: `Bearer ${user.token}` } : {}) },
+      });
+    },
+    async close() {
+      await app.close();
+      await watcher.close();
+      await runner.stop();
+      await store.close();
+      await pool.end();
+      await db.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+  return harness;
+}
