@@ -4,3 +4,5 @@ export * from './start-api.js';
 export * from './auth/tokens.js';
 export * from './live/live-hub.js';
 export * from './redis-probe.js';
+export * from './seed/demo-seed.js';
+export * from './seed/demo-steps.js';

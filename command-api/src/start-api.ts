@@ -6,6 +6,9 @@ import type { Env } from '@fsm/contracts';
 import type { EventStore } from '@fsm/eventstore';
 import { ProjectionWatcher } from '@fsm/projections';
 import { buildApp } from './app.js';
+import type { AppDeps } from './app-deps.js';
+import { demoCredentialsText, runDemoSeed } from './seed/demo-seed.js';
+import { demoSeedSteps } from './seed/demo-steps.js';
 import { migrateAuth } from './auth/credentials.js';
 import { createTokenService } from './auth/tokens.js';
 import { LiveHub } from './live/live-hub.js';
@@ -38,21 +41,23 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
   watcher.on('reset', () => live.reset());
   await watcher.start();
   const tokens = createTokenService({ secret: await resolveTokenSecret(env), ttlHours: env.TOKEN_TTL_HOURS });
-  const app = await buildApp(
-    {
-      env,
-      pool,
-      store,
-      watcher,
-      live,
-      tokens,
-      redisPing: options.redisPing,
-      clock: () => new Date(),
-      newId: randomUUID,
-      webRoot: options.webRoot,
-    },
-    { loggerInstance: logger.child({ role: 'api' }) },
-  );
+  const deps: AppDeps = {
+    env,
+    pool,
+    store,
+    watcher,
+    live,
+    tokens,
+    redisPing: options.redisPing,
+    clock: () => new Date(),
+    newId: randomUUID,
+    webRoot: options.webRoot,
+  };
+  const app = await buildApp(deps, { loggerInstance: logger.child({ role: 'api' }) });
+  if (env.SEED_DEMO && (await runDemoSeed(app, deps, demoSeedSteps))) {
+    logger.info('données de démonstration créées');
+    process.stdout.write(`\n${demoCredentialsText()}\n`);
+  }
   const address = await app.listen({ port: env.PORT, host: env.HOST });
   return {
     app,

@@ -1,0 +1,301 @@
+import { TICKET_TIME_ZONE, type ClosedTicketsQuery, type Ticket, type TicketSource, type TicketStatus } from '@fsm/contracts';
+import { scopeClause, type AgenceScope, type Queryable } from '../queryable.js';
+
+/**
+ * A ticket as the API answers it: `TicketSchema` (spec §3, snake_case, UTC ISO
+ * instants, null for absent facts) plus the ids the detail screen needs to
+ * load contacts and pickers. Signature references are never part of it.
+ */
+export type TicketView = Ticket & {
+  agence_id: string;
+  client_id: string;
+  site_id: string;
+  metier_id: string | null;
+  source: TicketSource;
+  /** Travel time of the closing visit (`HH:mm`). */
+  temps_trajet: string | null;
+};
+
+/** Open-list filters (the list's chips and its `?statut=&urgent=1&devis_attente=1` URL); `true` narrows, absent or `false` does not. */
+export interface OpenTicketFilters {
+  statut?: Exclude<TicketStatus, 'clos'>;
+  urgent?: boolean;
+  devis_attente?: boolean;
+}
+
+/**
+ * Closed search (`GET /api/tickets/clos`): French calendar days on the request
+ * date (`created_at`), both inclusive. An absent bound is open: applying the
+ * default 30-day range is the caller's job (`defaultClosedTicketsRange`).
+ */
+export type ClosedTicketFilters = ClosedTicketsQuery;
+
+export interface TicketSummaryCounts {
+  ouvert: number;
+  en_cours: number;
+  intervention: number;
+  clos: number;
+  /** Non-closed urgent tickets (the open list's Urgents). */
+  urgent: number;
+  /** Non-closed tickets whose quote is pending (the open list with devis_attente=1). */
+  devis_attente: number;
+  /** Closed tickets whose quote is pending (the closed list with devis_attente=1). */
+  clos_devis_attente: number;
+}
+
+/** Row as stored (only the columns answers use). */
+interface TicketRow {
+  id: string;
+  num_chrono: string;
+  source: TicketSource;
+  statut: TicketStatus;
+  urgent: boolean;
+  agence_id: string;
+  client_id: string;
+  client_nom: string;
+  site_id: string;
+  site_nom: string;
+  site_adresse: string;
+  site_code_postal: string;
+  site_ville: string;
+  installation_id: string;
+  installation_nom: string;
+  astreinte: number;
+  metier_id: string | null;
+  metier_nom: string | null;
+  probleme: string;
+  photo_ref: string | null;
+  created_at: Date;
+  delai: number | null;
+  echeance: Date | null;
+  operateur_prenom: string | null;
+  operateur_nom: string | null;
+  demandeur_prenom: string;
+  demandeur_nom: string;
+  demandeur_email: string;
+  demandeur_telephone: string;
+  technicien_id: string | null;
+  technicien_prenom: string | null;
+  technicien_nom: string | null;
+  clos_at: Date | null;
+  arrive_at: Date | null;
+  constat_tech: string | null;
+  remarque_tech: string | null;
+  etat_arrivee: Ticket['etat_arrivee'];
+  etat_depart: Ticket['etat_depart'];
+  temps_trajet: string | null;
+  nom_rapport: string | null;
+  devis: number;
+  date_devis: Date | null;
+  numero_devis: string | null;
+  date_enregistrement_devis: string | null;
+  interventions_supp_count: number;
+}
+
+const COLUMNS = `t.id, t.num_chrono, t.source, t.statut, t.urgent, t.agence_id, t.client_id, t.client_nom,
+  t.site_id, t.site_nom, t.site_adresse, t.site_code_postal, t.site_ville, t.installation_id, t.installation_nom,
+  t.astreinte, t.metier_id, t.metier_nom, t.probleme, t.photo_ref, t.created_at, t.delai, t.echeance,
+  t.operateur_prenom, t.operateur_nom, t.demandeur_prenom, t.demandeur_nom, t.demandeur_email, t.demandeur_telephone,
+  t.technicien_id, t.technicien_prenom, t.technicien_nom, t.clos_at, t.arrive_at, t.constat_tech, t.remarque_tech,
+  t.etat_arrivee, t.etat_depart, t.temps_trajet, t.nom_rapport, t.devis, t.date_devis, t.numero_devis,
+  t.date_enregistrement_devis, t.interventions_supp_count`;
+
+/** Spec §4 rank (urgent, ouvert, other non-closed; clos is never in the open list), then newest first, then id: `compareTicketsForList`. */
+const OPEN_ORDER = `CASE WHEN t.urgent THEN 0 WHEN t.statut = 'ouvert' THEN 1 ELSE 2 END, t.created_at DESC, t.id DESC`;
+const PENDING_QUOTE = `t.devis = 1 AND t.numero_devis IS NULL`;
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Where the API serves a file-store reference (photos). */
+export function fileUrl(ref: string): string {
+  return `/api/files/${encodeURIComponent(ref)}`;
+}
+
+/** Whole minutes from the request to its closure, or to `now` while it is open; never negative. */
+export function minutesEcoulees(createdAt: Date, closAt: Date | null, now: Date): number {
+  const end = closAt ?? now;
+  return Math.max(0, Math.floor((end.getTime() - createdAt.getTime()) / 60_000));
+}
+
+function iso(value: Date | null): string | null {
+  return value === null ? null : value.toISOString();
+}
+
+function toTicket(row: TicketRow, now: Date): TicketView {
+  const clos = row.statut === 'clos';
+  return {
+    id: row.id,
+    num_chrono: row.num_chrono,
+    statut: row.statut,
+    urgent: row.urgent,
+    client_nom: row.client_nom,
+    site_nom: row.site_nom,
+    site_adresse: row.site_adresse,
+    site_code_postal: row.site_code_postal,
+    site_ville: row.site_ville,
+    installation_id: row.installation_id,
+    installation_nom: row.installation_nom,
+    metier_nom: row.metier_nom,
+    probleme: row.probleme,
+    astreinte: row.astreinte === 1 ? 1 : 0,
+    photo: row.photo_ref === null ? null : fileUrl(row.photo_ref),
+    created_at: row.created_at.toISOString(),
+    clos_at: iso(row.clos_at),
+    arrive_at: iso(row.arrive_at),
+    echeance: iso(row.echeance),
+    delai: row.delai,
+    minutes_ecoulees: minutesEcoulees(row.created_at, clos ? row.clos_at : null, now),
+    operateur_prenom: row.operateur_prenom,
+    operateur_nom: row.operateur_nom,
+    technicien_prenom: row.technicien_prenom,
+    technicien_nom: row.technicien_nom,
+    id_technicien: row.technicien_id,
+    constat_tech: row.constat_tech,
+    remarque_tech: row.remarque_tech,
+    etat_arrivee: row.etat_arrivee,
+    etat_depart: row.etat_depart,
+    nom_rapport: row.nom_rapport,
+    devis: row.devis === 1 ? 1 : 0,
+    numero_devis: row.numero_devis,
+    date_devis: iso(row.date_devis),
+    date_enregistrement_devis: row.date_enregistrement_devis,
+    interventions_supp_count: row.interventions_supp_count,
+    interventions_count: row.interventions_supp_count + (clos ? 1 : 0),
+    prenom: row.demandeur_prenom,
+    nom: row.demandeur_nom,
+    email: row.demandeur_email,
+    telephone: row.demandeur_telephone,
+    agence_id: row.agence_id,
+    client_id: row.client_id,
+    site_id: row.site_id,
+    metier_id: row.metier_id,
+    source: row.source,
+    temps_trajet: row.temps_trajet,
+  };
+}
+
+/** `AND <created_at> within [date_debut, date_fin]`, French calendar days, both inclusive. */
+function requestDayClause(range: { date_debut?: string | undefined; date_fin?: string | undefined }, params: unknown[]): string {
+  let sql = '';
+  if (range.date_debut !== undefined) {
+    params.push(checkDay(range.date_debut));
+    sql += ` AND t.created_at >= ($${params.length}::date::timestamp AT TIME ZONE '${TICKET_TIME_ZONE}')`;
+  }
+  if (range.date_fin !== undefined) {
+    params.push(checkDay(range.date_fin));
+    sql += ` AND t.created_at < (($${params.length}::date + 1)::timestamp AT TIME ZONE '${TICKET_TIME_ZONE}')`;
+  }
+  return sql;
+}
+
+function checkDay(day: string): string {
+  if (!DAY.test(day)) throw new Error(`not a YYYY-MM-DD day: ${day}`);
+  return day;
+}
+
+/** Open, in-progress and re-intervention tickets in scope, in list order (spec §4). */
+export async function listOpenTickets(db: Queryable, scope: AgenceScope, now: Date, filters: OpenTicketFilters = {}): Promise<TicketView[]> {
+  const params: unknown[] = [];
+  let where = `t.statut <> 'clos'${scopeClause(scope, 't.agence_id', params)}`;
+  if (filters.statut !== undefined) {
+    params.push(filters.statut);
+    where += ` AND t.statut = $${params.length}`;
+  }
+  if (filters.urgent === true) where += ' AND t.urgent';
+  if (filters.devis_attente === true) where += ` AND ${PENDING_QUOTE}`;
+  const { rows } = await db.query<TicketRow>(`SELECT ${COLUMNS} FROM rm.tickets t WHERE ${where} ORDER BY ${OPEN_ORDER}`, params);
+  return rows.map((row) => toTicket(row, now));
+}
+
+/** Closed tickets in scope matching every given filter, newest request first. */
+export async function searchClosedTickets(db: Queryable, scope: AgenceScope, now: Date, filters: ClosedTicketFilters): Promise<TicketView[]> {
+  const params: unknown[] = [];
+  let where = `t.statut = 'clos'${scopeClause(scope, 't.agence_id', params)}${requestDayClause(filters, params)}`;
+  for (const column of ['client_id', 'site_id', 'installation_id', 'metier_id'] as const) {
+    const value = filters[column];
+    if (value === undefined) continue;
+    if (!GUID.test(value)) return [];
+    params.push(value);
+    where += ` AND t.${column} = $${params.length}`;
+  }
+  if (filters.technicien_id !== undefined) {
+    if (!GUID.test(filters.technicien_id)) return [];
+    // The technician in charge, or the one who closed it when someone else did.
+    params.push(filters.technicien_id);
+    where += ` AND (t.technicien_id = $${params.length} OR t.clos_technicien_id = $${params.length})`;
+  }
+  if (filters.devis_attente === true) where += ` AND ${PENDING_QUOTE}`;
+  const { rows } = await db.query<TicketRow>(`SELECT ${COLUMNS} FROM rm.tickets t WHERE ${where} ORDER BY t.created_at DESC, t.id DESC`, params);
+  return rows.map((row) => toTicket(row, now));
+}
+
+/** One ticket, or null when it does not exist or is outside the caller's scope. */
+export async function findTicket(db: Queryable, scope: AgenceScope, id: string, now: Date): Promise<TicketView | null> {
+  if (!GUID.test(id)) return null;
+  const params: unknown[] = [id];
+  const { rows } = await db.query<TicketRow>(`SELECT ${COLUMNS} FROM rm.tickets t WHERE t.id = $1${scopeClause(scope, 't.agence_id', params)}`, params);
+  const row = rows[0];
+  return row ? toTicket(row, now) : null;
+}
+
+/**
+ * The home summary's counts. Closed counts cover every closed ticket, or only
+ * those requested within `closedRange` (same day rule as the closed search),
+ * so a tile can match the list it links to.
+ */
+export async function ticketSummaryCounts(
+  db: Queryable,
+  scope: AgenceScope,
+  closedRange: { date_debut?: string | undefined; date_fin?: string | undefined } = {},
+): Promise<TicketSummaryCounts> {
+  const params: unknown[] = [];
+  const scoped = scopeClause(scope, 't.agence_id', params);
+  const closedWhere = `t.statut = 'clos'${scoped}${requestDayClause(closedRange, params)}`;
+  const { rows } = await db.query<TicketSummaryCounts>(
+    `SELECT o.*, c.* FROM
+       (SELECT
+          count(*) FILTER (WHERE t.statut = 'ouvert')::int AS ouvert,
+          count(*) FILTER (WHERE t.statut = 'en_cours')::int AS en_cours,
+          count(*) FILTER (WHERE t.statut = 'intervention')::int AS intervention,
+          count(*) FILTER (WHERE t.urgent)::int AS urgent,
+          count(*) FILTER (WHERE ${PENDING_QUOTE})::int AS devis_attente
+        FROM rm.tickets t WHERE t.statut <> 'clos'${scoped}) o
+     CROSS JOIN
+       (SELECT count(*)::int AS clos, count(*) FILTER (WHERE ${PENDING_QUOTE})::int AS clos_devis_attente
+        FROM rm.tickets t WHERE ${closedWhere}) c`,
+    params,
+  );
+  const counts = rows[0];
+  if (!counts) throw new Error('ticket counts: no row');
+  return counts;
+}
+
+/** Internal facts of one visit for the report (never sent to the browser). */
+export interface TicketVisitSignatures {
+  signature_client_ref: string;
+  signature_technicien_ref: string;
+  technicien_prenom: string;
+  technicien_nom: string;
+}
+
+/**
+ * Signature references and technician of a visit, for rendering its report:
+ * the closing visit when `interventionId` is null, else that re-intervention.
+ * Null when the visit is unknown or the ticket is not closed yet.
+ */
+export async function findVisitSignatures(db: Queryable, ticketId: string, interventionId: string | null): Promise<TicketVisitSignatures | null> {
+  if (!GUID.test(ticketId) || (interventionId !== null && !GUID.test(interventionId))) return null;
+  const { rows } =
+    interventionId === null
+      ? await db.query<TicketVisitSignatures>(
+          `SELECT signature_client_ref, signature_technicien_ref, clos_technicien_prenom AS technicien_prenom, clos_technicien_nom AS technicien_nom
+           FROM rm.tickets WHERE id = $1 AND statut = 'clos' AND signature_client_ref IS NOT NULL`,
+          [ticketId],
+        )
+      : await db.query<TicketVisitSignatures>(
+          `SELECT signature_client_ref, signature_technicien_ref, technicien_prenom, technicien_nom
+           FROM rm.ticket_interventions WHERE id = $1 AND ticket_id = $2`,
+          [interventionId, ticketId],
+        );
+  return rows[0] ?? null;
+}
