@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Env } from '@fsm/contracts';
-import type { EventStore } from '@fsm/eventstore';
+import type { BlobStore, EventStore } from '@fsm/eventstore';
 import type { ProjectionWatcher } from '@fsm/projections';
 import type { TokenService } from './auth/tokens.js';
 import type { LiveHub } from './live/live-hub.js';
@@ -16,6 +16,8 @@ export interface AppDeps {
   watcher: ProjectionWatcher;
   live: LiveHub;
   tokens: TokenService;
+  /** Photos, signatures, reports (content-addressed). */
+  blobs: BlobStore;
   /** True when Redis answers; never throws for "down". */
   redisPing: () => Promise<boolean>;
   clock: () => Date;

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import fastifyMultipart from '@fastify/multipart';
 import fastifyWebsocket from '@fastify/websocket';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -9,8 +10,11 @@ import type { AppDeps } from './app-deps.js';
 import { bearerToken } from './auth/tokens.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { healthRoute } from './http/health-route.js';
+import { filesRoute } from './files/files-route.js';
 import { authenticate } from './auth/principal.js';
 import { changePasswordRoute, loginRoute } from './routes/auth/auth-routes.js';
+import { managementRoutes } from './routes/management/index.js';
+import { publicTicketRoutes, ticketRoutes } from './routes/tickets/index.js';
 
 // Zod's own messages (for checks without a message of ours) in French.
 z.config(z.locales.fr());
@@ -33,12 +37,15 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   registerErrorHandler(app);
 
   await app.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
+  await app.register(fastifyMultipart, { limits: { fileSize: 8 * 1024 * 1024, files: 1, fields: 40, fieldSize: 64 * 1024 } });
   app.decorateRequest('principal', null);
   await healthRoute(app, deps);
 
   // Public routes: no token.
   await app.register(async (open) => {
     await loginRoute(open, deps);
+    await filesRoute(open, deps);
+    await publicTicketRoutes(open, deps);
   });
 
   // Everything else needs a valid token; checked before the body is even parsed.
@@ -47,6 +54,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       request.principal = await authenticate(request, deps);
     });
     await changePasswordRoute(secured, deps);
+    await ticketRoutes(secured, deps);
+    await managementRoutes(secured, deps);
   });
 
   // Live updates: ids and positions only; the token is checked before joining.

@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Env } from '@fsm/contracts';
-import type { EventStore } from '@fsm/eventstore';
+import { createBlobStore, type EventStore } from '@fsm/eventstore';
+import { join } from 'node:path';
 import { ProjectionWatcher } from '@fsm/projections';
 import { buildApp } from './app.js';
 import type { AppDeps } from './app-deps.js';
@@ -48,6 +49,7 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
     watcher,
     live,
     tokens,
+    blobs: createBlobStore(join(env.DATA_DIR, 'files')),
     redisPing: options.redisPing,
     clock: () => new Date(),
     newId: randomUUID,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { agenceEventSchema, agenceStreamId, defaultPermissionsForRole, parseEnv, userEventSchema, userStreamId, type Role } from '@fsm/contracts';
-import { createPostgresEventStore, type EventStore } from '@fsm/eventstore';
+import { createBlobStore, createPostgresEventStore, type EventStore } from '@fsm/eventstore';
 import { createTestDatabase, type TestDatabase } from '@fsm/eventstore/test-support';
 import { ProjectionRunner, ProjectionWatcher, readModelProjectors } from '@fsm/projections';
 import type { AppDeps } from '../app-deps.js';
@@ -72,6 +72,7 @@ export async function createApiHarness(label: string): Promise<ApiHarness> {
     watcher,
     live: new LiveHub((a, b) => store.comparePositions(a, b)),
     tokens: createTokenService({ secret: 'test-secret-that-is-long-enough-0123456789', ttlHours: 1, now: () => now ?? new Date() }),
+    blobs: createBlobStore(join(dataDir, 'files')),
     redisPing: async () => true,
     clock: () => now ?? new Date(),
     newId: randomUUID,
