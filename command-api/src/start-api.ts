@@ -12,7 +12,7 @@ import { demoCredentialsText, runDemoSeed } from './seed/demo-seed.js';
 import { demoSeedSteps } from './seed/demo-steps.js';
 import { migrateAuth } from './auth/credentials.js';
 import { createTokenService } from './auth/tokens.js';
-import { LiveHub } from './live/live-hub.js';
+import { LiveHub, connectLiveHub } from './live/live-hub.js';
 import { resolveTokenSecret } from './token-secret.js';
 
 export interface StartApiOptions {
@@ -38,8 +38,7 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
   await migrateAuth(pool);
   const watcher = new ProjectionWatcher({ pool, connectionString: env.DATABASE_URL, compare: (a, b) => store.comparePositions(a, b) });
   const live = new LiveHub((a, b) => store.comparePositions(a, b));
-  watcher.on('advanced', (advance) => live.publish(advance));
-  watcher.on('reset', () => live.reset());
+  connectLiveHub(watcher, live);
   await watcher.start();
   const tokens = createTokenService({ secret: await resolveTokenSecret(env), ttlHours: env.TOKEN_TTL_HOURS });
   const deps: AppDeps = {

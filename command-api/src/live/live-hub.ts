@@ -85,3 +85,9 @@ export class LiveHub {
 function send(socket: WebSocket, message: LiveMessage): void {
   if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
 }
+
+/** Every projected batch the watcher sees goes out to the browsers. */
+export function connectLiveHub(watcher: { on(event: 'advanced', listener: (advance: Advance) => void): unknown; on(event: 'reset', listener: () => void): unknown }, live: LiveHub): void {
+  watcher.on('advanced', (advance) => live.publish(advance));
+  watcher.on('reset', () => live.reset());
+}

@@ -17,7 +17,7 @@ import { execute, type Actor } from '../commands/execute.js';
 import { createStaffUser, createTelesurvAccount } from '../commands/user-commands.js';
 import { agenceDecider } from '../domain/agence/index.js';
 import { userDecider } from '../domain/user/index.js';
-import { LiveHub } from '../live/live-hub.js';
+import { LiveHub, connectLiveHub } from '../live/live-hub.js';
 
 export const TEST_PASSWORD = 'Test-2026!';
 
@@ -65,12 +65,14 @@ export async function createApiHarness(label: string): Promise<ApiHarness> {
   const dataDir = await mkdtemp(join(tmpdir(), 'fsm-api-'));
   let now: Date | null = null;
   const env = parseEnv({ DATABASE_URL: db.url, DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'silent', NODE_ENV: 'test' });
+  const live = new LiveHub((a, b) => store.comparePositions(a, b));
+  connectLiveHub(watcher, live);
   const deps: AppDeps = {
     env,
     pool,
     store,
     watcher,
-    live: new LiveHub((a, b) => store.comparePositions(a, b)),
+    live,
     tokens: createTokenService({ secret: 'test-secret-that-is-long-enough-0123456789', ttlHours: 1, now: () => now ?? new Date() }),
     blobs: createBlobStore(join(dataDir, 'files')),
     redisPing: async () => true,

@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresEventStore, type EventStore, type RecordedEvent } from '@fsm/eventstore';
+import { createTestDatabase, type TestDatabase } from '@fsm/eventstore/test-support';
+import { createQueues, type Queues } from '../src/queues.js';
+import { Reactor, type Reaction } from '../src/reactor.js';
+
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+let db: TestDatabase;
+let pool: pg.Pool;
+let store: EventStore & { migrate(): Promise<void> };
+let queues: Queues;
+const prefix = `test-reactor-${randomUUID().slice(0, 8)}`;
+
+beforeAll(async () => {
+  db = await createTestDatabase('workers_reactor');
+  pool = new pg.Pool({ connectionString: db.url });
+  store = createPostgresEventStore({ pool, pollIntervalMs: 50 });
+  await store.migrate();
+  queues = createQueues(redisUrl, prefix);
+});
+
+afterAll(async () => {
+  for (const name of ['reports', 'emails', 'exports'] as const) await queues.get(name).obliterate({ force: true }).catch(() => undefined);
+  await queues?.close();
+  await store?.close();
+  await pool?.end();
+  await db?.drop();
+});
+
+const reportOnClose: Reaction = {
+  handles: ['TicketClosed'],
+  jobsFor: (event: RecordedEvent) => [{ queue: 'reports', name: 'render-report', jobId: `report-${event.id}`, data: { ticketStream: event.streamId } }],
+};
+
+async function waitFor(check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('reactor', () => {
+  it('enqueues one job per triggering event, and a replay from position 0 adds none', async () => {
+    const reportsQueue: Queue = queues.get('reports');
+    for (let i = 0; i < 3; i++) {
+      await store.appendToStream(`ticket-${randomUUID()}`, [
+        { id: randomUUID(), type: 'TicketOpened', data: {} },
+        { id: randomUUID(), type: 'TicketClosed', data: {} },
+      ], { expectedRevision: 'no_stream' });
+    }
+    const reactor = new Reactor({ pool, store, reactions: [reportOnClose], enqueue: queues.enqueue, name: 'r1' });
+    await reactor.migrate();
+    await reactor.start();
+    await waitFor(async () => (await reportsQueue.getJobCountByTypes('waiting', 'active', 'completed', 'failed', 'delayed', 'prioritized')) === 3);
+    await waitFor(async () => reactor.hasCaughtUp);
+    await reactor.stop();
+
+    // Same reactions, checkpoint forgotten: every event is seen again, no job is added.
+    await pool.query('UPDATE jobs.reactor_checkpoints SET position = NULL WHERE name = $1', ['r1']);
+    const replay = new Reactor({ pool, store, reactions: [reportOnClose], enqueue: queues.enqueue, name: 'r1' });
+    await replay.start();
+    await waitFor(async () => replay.hasCaughtUp);
+    await replay.stop();
+    expect(await reportsQueue.getJobCountByTypes('waiting', 'active', 'completed', 'failed', 'delayed', 'prioritized')).toBe(3);
+    const jobs = await reportsQueue.getJobs(['waiting']);
+    expect(jobs.every((job) => job.id?.startsWith('report-'))).toBe(true);
+  });
+
+  it('keeps the batch when the queue is unreachable, and enqueues it once it is back', async () => {
+    let fail = true;
+    const enqueued: string[] = [];
+    const flaky = async (jobs: readonly { jobId: string }[]) => {
+      if (fail) throw new Error('Redis down');
+      enqueued.push(...jobs.map((job) => job.jobId));
+    };
+    const stream = `ticket-${randomUUID()}`;
+    const closedId = randomUUID();
+    await store.appendToStream(stream, [{ id: closedId, type: 'TicketClosed', data: {} }], { expectedRevision: 'no_stream' });
+    const reactor = new Reactor({ pool, store, reactions: [reportOnClose], enqueue: flaky, name: 'r2' });
+    await reactor.migrate();
+    await reactor.start();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const stalled = await pool.query('SELECT position FROM jobs.reactor_checkpoints WHERE name = $1', ['r2']);
+    expect(stalled.rows[0].position).toBeNull();
+    fail = false;
+    await waitFor(async () => enqueued.includes(`report-${closedId}`));
+    await reactor.stop();
+  });
+
+  it('refuses job ids containing ":" (BullMQ would misread them)', async () => {
+    await expect(queues.enqueue([{ queue: 'reports', name: 'x', jobId: 'a:b', data: {} }])).rejects.toThrow(/contains ':'/);
+  });
+});
