@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresEventStore, type EventStore, type SubscribeOptions } from '@fsm/eventstore';
 import { createTestDatabase, type TestDatabase } from '@fsm/eventstore/test-support';
 import { ProjectionRunner } from '../src/runner.js';
-import { appliedCount, event, rows, testProjector, waitUntil, writeHistory } from './support.js';
+import { appliedCount, event, rows, testProjector, waitUntil, writeHistory, writeHistoryAt } from './support.js';
 
 let db: TestDatabase;
 let pool: pg.Pool;
@@ -13,6 +13,7 @@ let store: EventStore & { migrate(): Promise<void> };
 beforeAll(async () => {
   db = await createTestDatabase('projections_runner');
   pool = new pg.Pool({ connectionString: db.url, max: 10 });
+  pool.on('error', () => undefined); // DROP DATABASE … WITH (FORCE) at the end
   store = createPostgresEventStore({ connectionString: db.url, pollIntervalMs: 100 });
   await store.migrate();
 });
@@ -40,11 +41,10 @@ describe('projection runner', () => {
     await runner.migrate();
     await runner.start();
     const streams = Array.from({ length: 6 }, (_, i) => `thing-${i}-${randomUUID()}`);
-    const total = await writeHistory(store, streams, 9);
-    const head = await store.headPosition();
+    const { count: total, last: head } = await writeHistoryAt(store, streams, 9);
     await waitUntil(async () => {
       const cp = await checkpoint(name);
-      return cp !== null && head !== null && store.comparePositions(cp, head) >= 0;
+      return cp !== null && store.comparePositions(cp, head) >= 0;
     }, 15_000, 'live runner to reach the head');
     const live = await rows(pool);
     expect(live).toHaveLength(6);
@@ -59,7 +59,7 @@ describe('projection runner', () => {
         [name],
       );
       const row = state.rows[0]!;
-      return !row.rebuild_requested && row.position !== null && store.comparePositions(row.position, head!) >= 0;
+      return !row.rebuild_requested && row.position !== null && store.comparePositions(row.position, head) >= 0;
     }, 15_000, 'rebuild to reach the head');
     expect(await appliedCount(pool)).toBe(total);
     expect(await rows(pool)).toEqual(live);
@@ -73,11 +73,10 @@ describe('projection runner', () => {
     await runner.migrate();
     await runner.start();
     const stream = `thing-${randomUUID()}`;
-    await store.appendToStream(stream, [event('Counted'), event('Counted'), event('Counted')], { expectedRevision: 'no_stream' });
-    const head = await store.headPosition();
+    const { position: head } = await store.appendToStream(stream, [event('Counted'), event('Counted'), event('Counted')], { expectedRevision: 'no_stream' });
     await waitUntil(async () => {
       const cp = await checkpoint(name);
-      return cp !== null && store.comparePositions(cp, head!) >= 0;
+      return cp !== null && store.comparePositions(cp, head) >= 0;
     });
     await runner.stop();
     const before = await rows(pool);

@@ -59,17 +59,29 @@ export async function appliedCount(pool: pg.Pool, name = 'test_counts'): Promise
   return result.rows[0]?.applied ?? -1;
 }
 
-/** Appends `perStream` events to each of `streams` streams, interleaved, in small batches. */
+/**
+ * Appends `perStream` events to each of `streams` streams, interleaved, in small
+ * batches. Returns the count and the highest position written: tests wait for
+ * that position rather than the head, which other databases' transactions on
+ * the same server can hold back.
+ */
 export async function writeHistory(store: EventStore, streams: string[], perStream: number): Promise<number> {
+  const { count } = await writeHistoryAt(store, streams, perStream);
+  return count;
+}
+
+export async function writeHistoryAt(store: EventStore, streams: string[], perStream: number): Promise<{ count: number; last: string }> {
   let written = 0;
+  let last = '';
   for (let round = 0; round < perStream; round++) {
     await Promise.all(
       streams.map(async (stream) => {
         const events = round % 3 === 2 ? [event('Renamed', { label: `${stream}-${round}` })] : [event('Counted'), event('Counted')];
-        await store.appendToStream(stream, events, { expectedRevision: 'any' });
+        const result = await store.appendToStream(stream, events, { expectedRevision: 'any' });
+        if (store.comparePositions(result.position, last || result.position) >= 0) last = result.position;
         written += events.length;
       }),
     );
   }
-  return written;
+  return { count: written, last };
 }

@@ -17,6 +17,7 @@ const prefix = `test-reactor-${randomUUID().slice(0, 8)}`;
 beforeAll(async () => {
   db = await createTestDatabase('workers_reactor');
   pool = new pg.Pool({ connectionString: db.url });
+  pool.on('error', () => undefined); // DROP DATABASE … WITH (FORCE) at the end
   store = createPostgresEventStore({ pool, pollIntervalMs: 50 });
   await store.migrate();
   queues = createQueues(redisUrl, prefix);

@@ -12,8 +12,8 @@ export interface ReadModelHarness {
   runner: ProjectionRunner;
   /** Appends `{type, data}` events to a stream (expected revision: any) and waits until they are projected. */
   given(stream: string, events: readonly { type: string; data: unknown }[]): Promise<AppendResult>;
-  /** Waits until the read models include everything appended so far. */
-  settle(): Promise<void>;
+  /** Waits until the read models include `position` (default: the last append made through `given`, or the head). */
+  settle(position?: string | null): Promise<void>;
   /** Drops the read models and replays the whole log; resolves once caught up. */
   rebuild(): Promise<void>;
   close(): Promise<void>;
@@ -26,14 +26,19 @@ export interface ReadModelHarness {
 export async function createReadModelHarness(label: string, projectors: readonly Projector[]): Promise<ReadModelHarness> {
   const db = await createTestDatabase(label);
   const pool = new pg.Pool({ connectionString: db.url, max: 8 });
+  // DROP DATABASE … WITH (FORCE) at the end terminates idle connections: not an error here.
+  pool.on('error', () => undefined);
   const store = createPostgresEventStore({ pool, pollIntervalMs: 50 });
   await store.migrate();
   const runner = new ProjectionRunner({ pool, store, projectors, batchSize: 100, standbyRetryMs: 100 });
   await runner.migrate();
   await runner.start();
 
-  const settle = async (): Promise<void> => {
-    const head = await store.headPosition();
+  let lastAppended: string | null = null;
+  // The head is bounded by the cluster-wide snapshot xmin, which other test
+  // databases' transactions hold back: wait for our own append's position.
+  const settle = async (position?: string | null): Promise<void> => {
+    const head = position ?? lastAppended ?? (await store.headPosition());
     if (head === null) return;
     const deadline = Date.now() + 20_000;
     for (;;) {
@@ -59,7 +64,8 @@ export async function createReadModelHarness(label: string, projectors: readonly
         events.map((event) => ({ id: randomUUID(), type: event.type, data: event.data, metadata: { userId: null, correlationId: randomUUID(), causationId: null } })),
         { expectedRevision: 'any' },
       );
-      await settle();
+      if (lastAppended === null || store.comparePositions(result.position, lastAppended) > 0) lastAppended = result.position;
+      await settle(result.position);
       return result;
     },
     settle,
