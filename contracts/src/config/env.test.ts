@@ -9,6 +9,12 @@ describe('parseEnv', () => {
     expect(env.REDIS_URL).toBe('redis://127.0.0.1:6379');
     expect(env.EVENTSTORE_URL).toBeUndefined();
     expect(env.SEED_DEMO).toBe(true);
+    expect(env.PUBLIC_URL).toBe('http://localhost:3000');
+  });
+
+  it('derives the public URL from the port unless given', () => {
+    expect(parseEnv({ PORT: '8080' }).PUBLIC_URL).toBe('http://localhost:8080');
+    expect(parseEnv({ PORT: '8080', PUBLIC_URL: 'https://tickets.example.fr/' }).PUBLIC_URL).toBe('https://tickets.example.fr');
   });
 
   it('lists every bad key at once', () => {

@@ -37,8 +37,8 @@ export const EnvSchema = z.object({
   /** SMTP server for e-mail; unset = messages written to DATA_DIR/outbox. */
   SMTP_URL: url(['smtp:', 'smtps:']).optional(),
   MAIL_FROM: z.string().min(3).default('Maintenance incendie <no-reply@localhost>'),
-  /** Base URL printed in QR codes and e-mails. */
-  PUBLIC_URL: url(['http:', 'https:']).default('http://localhost:3000'),
+  /** Base URL printed in QR codes and e-mails; defaults to http://localhost:<PORT>. */
+  PUBLIC_URL: url(['http:', 'https:']).optional(),
   /** Folder of the built web UI (the launcher finds web/dist by itself). */
   WEB_ROOT: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -46,7 +46,7 @@ export const EnvSchema = z.object({
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
 });
 
-export type Env = z.infer<typeof EnvSchema>;
+export type Env = Omit<z.infer<typeof EnvSchema>, 'PUBLIC_URL'> & { PUBLIC_URL: string };
 
 export class EnvError extends Error {
   readonly problems: string[];
@@ -65,7 +65,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     if (result.data.NODE_ENV === 'production' && !result.data.TOKEN_SECRET) {
       throw new EnvError(['TOKEN_SECRET: obligatoire en production']);
     }
-    return result.data;
+    return { ...result.data, PUBLIC_URL: (result.data.PUBLIC_URL ?? `http://localhost:${result.data.PORT}`).replace(/\/+$/, '') };
   }
   throw new EnvError(result.error.issues.map((issue) => `${issue.path.join('.') || '(racine)'}: ${issue.message}`));
 }
