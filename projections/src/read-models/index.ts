@@ -1,14 +1,32 @@
 import type { Projector } from '../projector.js';
 import { agencesProjector } from './agences/agences-projector.js';
 import { usersProjector } from './users/users-projector.js';
+import { ticketsProjector } from './tickets/tickets-projector.js';
+import { ticketInterventionsProjector } from './tickets/ticket-interventions-projector.js';
+import { clientsProjector } from './clients/clients-projector.js';
+import { sitesProjector } from './sites/sites-projector.js';
+import { installationsProjector } from './installations/installations-projector.js';
+import { interlocuteursProjector } from './interlocuteurs/interlocuteurs-projector.js';
+import { qrcodesProjector } from './qrcodes/qrcodes-projector.js';
+import { metiersProjector } from './metiers/metiers-projector.js';
+import { templatesProjector } from './templates/templates-projector.js';
 
 export * from './queryable.js';
 export * from './agences/agences-queries.js';
 export * from './users/users-queries.js';
+export * from './tickets/tickets-queries.js';
+export * from './tickets/ticket-interventions-queries.js';
+export * from './clients/clients-queries.js';
+export * from './sites/sites-queries.js';
+export * from './installations/installations-queries.js';
+export * from './interlocuteurs/interlocuteurs-queries.js';
+export * from './qrcodes/qrcodes-queries.js';
+export * from './metiers/metiers-queries.js';
+export * from './templates/templates-queries.js';
 
 /**
  * Every read model the product serves. The runner applies them together, in
  * one transaction per batch; changing a projector's `version` rebuilds them all
  * at the next start.
  */
-export const readModelProjectors: readonly Projector[] = [agencesProjector, usersProjector];
+export const readModelProjectors: readonly Projector[] = [agencesProjector, usersProjector, ticketsProjector, ticketInterventionsProjector, clientsProjector, sitesProjector, installationsProjector, interlocuteursProjector, qrcodesProjector, metiersProjector, templatesProjector];

@@ -7,7 +7,9 @@ const handledSiteEvents = siteEventSchema.options.map((option) => option.shape.t
 /**
  * Sites, with their client's agency copied in (`agence_id`) so scope checks
  * need no join, and `client_deleted` so a deleted client's sites disappear
- * without an event per site.
+ * without an event per site. Those copied facts are guarded by the client
+ * stream's revision they come from (`client_revision`), as the site's own
+ * facts are by `last_revision`.
  *
  * Reads rm.clients when a site is created or moved: the runner applies every
  * projector event by event in log order, so the client's row is there (the
@@ -28,6 +30,7 @@ export const sitesProjector: Projector = {
       agence_id uuid,
       deleted boolean NOT NULL DEFAULT false,
       client_deleted boolean NOT NULL DEFAULT false,
+      client_revision int NOT NULL,
       created_at timestamptz NOT NULL,
       last_revision int NOT NULL
     );
@@ -40,15 +43,16 @@ export const sitesProjector: Projector = {
       switch (event.type) {
         case 'ClientUpdated': {
           const { rows } = await tx.query<{ id: string }>(
-            `UPDATE rm.sites SET agence_id = $2 WHERE client_id = $1 AND agence_id IS DISTINCT FROM $2 RETURNING id`,
-            [event.data.clientId, event.data.agenceId],
+            `UPDATE rm.sites SET agence_id = $2, client_revision = $3 WHERE client_id = $1 AND client_revision < $3 RETURNING id`,
+            [event.data.clientId, event.data.agenceId, recorded.revision],
           );
           return rows.map((row) => row.id);
         }
         case 'ClientDeleted': {
-          const { rows } = await tx.query<{ id: string }>(`UPDATE rm.sites SET client_deleted = true WHERE client_id = $1 AND NOT client_deleted RETURNING id`, [
-            event.data.clientId,
-          ]);
+          const { rows } = await tx.query<{ id: string }>(
+            `UPDATE rm.sites SET client_deleted = true, client_revision = $2 WHERE client_id = $1 AND client_revision < $2 RETURNING id`,
+            [event.data.clientId, recorded.revision],
+          );
           return rows.map((row) => row.id);
         }
         default:
@@ -63,11 +67,13 @@ export const sitesProjector: Projector = {
         const d = event.data;
         const at = event.type === 'SiteCreated' ? event.data.createdAt : event.data.updatedAt;
         await tx.query(
-          `INSERT INTO rm.sites (id, client_id, nom, adresse, ville, code_postal, agence_id, client_deleted, created_at, last_revision)
-           SELECT $1::uuid, $2::uuid, $3::text, $4::text, $5::text, $6::text, c.agence_id, coalesce(c.deleted, false), $7::timestamptz, $8::int
+          `INSERT INTO rm.sites (id, client_id, nom, adresse, ville, code_postal, agence_id, client_deleted, client_revision, created_at, last_revision)
+           SELECT $1::uuid, $2::uuid, $3::text, $4::text, $5::text, $6::text, c.agence_id, coalesce(c.deleted, false), coalesce(c.last_revision, -1),
+                  $7::timestamptz, $8::int
            FROM (VALUES (1)) AS one LEFT JOIN rm.clients c ON c.id = $2::uuid
            ON CONFLICT (id) DO UPDATE SET client_id = EXCLUDED.client_id, nom = EXCLUDED.nom, adresse = EXCLUDED.adresse, ville = EXCLUDED.ville,
-             code_postal = EXCLUDED.code_postal, agence_id = EXCLUDED.agence_id, client_deleted = EXCLUDED.client_deleted, last_revision = EXCLUDED.last_revision
+             code_postal = EXCLUDED.code_postal, agence_id = EXCLUDED.agence_id, client_deleted = EXCLUDED.client_deleted,
+             client_revision = EXCLUDED.client_revision, last_revision = EXCLUDED.last_revision
            WHERE rm.sites.last_revision < EXCLUDED.last_revision`,
           [d.siteId, d.clientId, d.nom, d.adresse, d.ville, d.code_postal, at, revision],
         );

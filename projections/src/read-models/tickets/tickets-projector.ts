@@ -22,7 +22,7 @@ import { ticketIdOf } from './ticket-stream.js';
  */
 export const ticketsProjector: Projector = {
   name: 'tickets',
-  version: 1,
+  version: 2,
   handles: ['TicketOpened', 'TicketTakenInCharge', 'TicketClosed', 'ReinterventionRecorded', 'TicketReportAttached', 'QuoteValidated'],
   setupSql: `
     CREATE TABLE IF NOT EXISTS rm.tickets (
@@ -81,7 +81,7 @@ export const ticketsProjector: Projector = {
       interventions_supp_count int NOT NULL DEFAULT 0,
       last_revision int NOT NULL
     );
-    -- Open list (and the home counts of non-closed tickets).
+    -- Open list and the home counts of non-closed tickets (closed counts use tickets_closed).
     CREATE INDEX IF NOT EXISTS tickets_open ON rm.tickets (agence_id, created_at DESC) WHERE statut <> 'clos';
     -- Closed search: date range per agency, or across agencies for admin_plus, then each filter.
     CREATE INDEX IF NOT EXISTS tickets_closed ON rm.tickets (agence_id, created_at) WHERE statut = 'clos';
@@ -93,9 +93,7 @@ export const ticketsProjector: Projector = {
     CREATE INDEX IF NOT EXISTS tickets_closed_clos_technicien ON rm.tickets (clos_technicien_id, created_at) WHERE statut = 'clos';
     CREATE INDEX IF NOT EXISTS tickets_closed_metier ON rm.tickets (metier_id, created_at) WHERE statut = 'clos';
     -- Pending quotes (home counts, devis_attente filters).
-    CREATE INDEX IF NOT EXISTS tickets_devis_attente ON rm.tickets (agence_id) WHERE devis = 1 AND numero_devis IS NULL;
-    -- Home counts per status.
-    CREATE INDEX IF NOT EXISTS tickets_agence_statut ON rm.tickets (agence_id, statut);`,
+    CREATE INDEX IF NOT EXISTS tickets_devis_attente ON rm.tickets (agence_id) WHERE devis = 1 AND numero_devis IS NULL;`,
   async apply(tx, recorded) {
     const event = domainEvent(TicketEventSchema, recorded);
     const ticketId = ticketIdOf(recorded);

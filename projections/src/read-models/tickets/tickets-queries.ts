@@ -106,8 +106,8 @@ const PENDING_QUOTE = `t.devis = 1 AND t.numero_devis IS NULL`;
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-/** Where the API serves a file-store reference (photos). */
-export function fileUrl(ref: string): string {
+/** Where the API serves a ticket photo from its file-store reference. */
+export function ticketPhotoUrl(ref: string): string {
   return `/api/files/${encodeURIComponent(ref)}`;
 }
 
@@ -138,7 +138,7 @@ function toTicket(row: TicketRow, now: Date): TicketView {
     metier_nom: row.metier_nom,
     probleme: row.probleme,
     astreinte: row.astreinte === 1 ? 1 : 0,
-    photo: row.photo_ref === null ? null : fileUrl(row.photo_ref),
+    photo: row.photo_ref === null ? null : ticketPhotoUrl(row.photo_ref),
     created_at: row.created_at.toISOString(),
     clos_at: iso(row.clos_at),
     arrive_at: iso(row.arrive_at),

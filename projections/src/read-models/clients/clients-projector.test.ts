@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgenceEvent, ClientEvent } from '@fsm/contracts';
+import type { Projector } from '../../projector.js';
+import { createReadModelHarness, type ReadModelHarness } from '../../test-support/read-model-harness.js';
+import { agencesProjector } from '../agences/agences-projector.js';
+import { clientsProjector } from './clients-projector.js';
+import { agenceHasClients, findClient, listClients, listClientsByAgence } from './clients-queries.js';
+
+const projectors: Projector[] = [agencesProjector, clientsProjector];
+let h: ReadModelHarness;
+beforeAll(async () => {
+  h = await createReadModelHarness('rm_clients', projectors);
+  // close() drops the database WITH (FORCE) before the ended pool's sockets are closed: their FATAL is expected, not a failure.
+  h.pool.on('error', () => undefined);
+});
+afterAll(async () => h?.close());
+
+const at = '2026-11-20T08:00:00.000Z';
+
+function agence(id: string, nom: string): AgenceEvent {
+  return { type: 'AgenceCreated', data: { agenceId: id, nom, adresse: '1 rue du Feu', cp_postal: '69001', ville: 'Lyon', telephone: '0400000000', templateId: null, createdAt: at } };
+}
+function client(id: string, nom: string, agenceId: string, ville = 'Lyon'): ClientEvent {
+  return { type: 'ClientCreated', data: { clientId: id, nom, adresse: '2 rue des Lilas', ville, code_postal: '69002', agenceId, createdAt: at } };
+}
+function clientUpdated(id: string, nom: string, agenceId: string, ville = 'Lyon'): ClientEvent {
+  return { type: 'ClientUpdated', data: { clientId: id, nom, adresse: '3 avenue Foch', ville, code_postal: '69003', agenceId, updatedAt: at } };
+}
+
+let appended: string | null = null;
+
+/** Appends and waits for these events themselves: the harness waits for the store's head, which can lag while other databases' transactions run. */
+async function given(stream: string, events: readonly { type: string; data: unknown }[]): Promise<void> {
+  const { position } = await h.given(stream, events);
+  if (appended === null || h.store.comparePositions(position, appended) > 0) appended = position;
+  await caughtUp();
+}
+
+async function caughtUp(): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const { rows } = await h.pool.query<{ position: string | null; rebuild_requested: boolean }>(
+      'SELECT position, rebuild_requested FROM proj.checkpoints WHERE name = $1',
+      [h.runner.name],
+    );
+    const row = rows[0];
+    if (row && !row.rebuild_requested && (appended === null || (row.position !== null && h.store.comparePositions(row.position, appended) >= 0))) return;
+    if (Date.now() > deadline) throw new Error('read models did not catch up within 20 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function rebuild(): Promise<void> {
+  await h.rebuild();
+  await caughtUp();
+}
+
+/**
+ * Delivers every event of the streams again with its original revision, newest
+ * first, so that each older event also arrives late: the revision guards must
+ * leave every row as it is.
+ */
+async function redeliver(streams: readonly string[]): Promise<void> {
+  const tx = await h.pool.connect();
+  try {
+    await tx.query('BEGIN');
+    for (const stream of streams) {
+      for (const event of (await h.store.readStream(stream)).reverse()) {
+        for (const projector of projectors) if (projector.handles.includes(event.type)) await projector.apply(tx, event);
+      }
+    }
+    await tx.query('COMMIT');
+  } finally {
+    tx.release();
+  }
+}
+
+const table = async () => (await h.pool.query('SELECT * FROM rm.clients ORDER BY id')).rows;
+
+describe('clients read model', () => {
+  const lyon = randomUUID();
+  const paris = randomUUID();
+  const [acme, boulangerie, zeta, acmeParis, gone] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+  const streams = [acme, boulangerie, zeta, acmeParis, gone].map((id) => `client-${id}`);
+
+  beforeAll(async () => {
+    await given(`agence-${lyon}`, [agence(lyon, 'Lyon')]);
+    await given(`agence-${paris}`, [agence(paris, 'Paris')]);
+    await given(`client-${acme}`, [client(acme, 'ACME Sécurité', lyon)]);
+    await given(`client-${boulangerie}`, [client(boulangerie, 'Boulangerie Martin', lyon)]);
+    await given(`client-${zeta}`, [client(zeta, 'Zeta Industrie', lyon), clientUpdated(zeta, 'Zêta Industrie', paris, 'Paris')]);
+    await given(`client-${acmeParis}`, [client(acmeParis, 'acme Paris', paris, 'Paris')]);
+    await given(`client-${gone}`, [client(gone, 'Ancien client', lyon), { type: 'ClientDeleted', data: { clientId: gone, deletedAt: at } }]);
+  });
+
+  it('lists live clients in scope by name with their agency name', async () => {
+    const all = await listClients(h.pool, [lyon, paris]);
+    expect(all.total).toBe(4);
+    expect(all.rows.map((row) => row.nom)).toEqual(['acme Paris', 'ACME Sécurité', 'Boulangerie Martin', 'Zêta Industrie']);
+    expect(all.rows[3]).toEqual({ id: zeta, nom: 'Zêta Industrie', adresse: '3 avenue Foch', ville: 'Paris', code_postal: '69003', agence_id: paris, agence_nom: 'Paris' });
+    expect((await listClients(h.pool, [lyon])).rows.map((row) => row.id)).toEqual([acme, boulangerie]);
+    expect((await listClients(h.pool, [])).rows).toEqual([]);
+    expect((await listClients(h.pool, 'all')).rows.map((row) => row.id)).not.toContain(gone);
+  });
+
+  it('searches the name case-insensitively and paginates with the total', async () => {
+    const found = await listClients(h.pool, [lyon, paris], { search: '  ACME ' });
+    expect(found.rows.map((row) => row.id)).toEqual([acmeParis, acme]);
+    expect((await listClients(h.pool, [lyon, paris], { search: '%' })).total).toBe(0);
+    const page1 = await listClients(h.pool, [lyon, paris], { page: 1, pageSize: 3 });
+    const page2 = await listClients(h.pool, [lyon, paris], { page: 2, pageSize: 3 });
+    expect(page1).toMatchObject({ total: 4 });
+    expect(page1.rows.map((row) => row.id)).toEqual([acmeParis, acme, boulangerie]);
+    expect(page2).toEqual({ total: 4, rows: [expect.objectContaining({ id: zeta })] });
+    expect((await listClients(h.pool, [lyon, paris], { page: 0 })).rows).toHaveLength(4);
+    expect(await listClients(h.pool, [lyon], { search: 'acme', page: 1 })).toEqual({ total: 1, rows: [expect.objectContaining({ id: acme })] });
+  });
+
+  it('finds a client within scope, lists an agency, and tells whether an agency still has clients', async () => {
+    expect(await findClient(h.pool, acme)).toMatchObject({ id: acme, agence_id: lyon, agence_nom: 'Lyon' });
+    expect(await findClient(h.pool, acme, [paris])).toBeNull();
+    expect(await findClient(h.pool, gone)).toBeNull();
+    expect((await listClientsByAgence(h.pool, paris)).map((row) => row.id)).toEqual([acmeParis, zeta]);
+    expect(await listClientsByAgence(h.pool, paris, [lyon])).toEqual([]);
+    expect(await agenceHasClients(h.pool, lyon)).toBe(true);
+    const empty = randomUUID();
+    await given(`agence-${empty}`, [agence(empty, 'Vide')]);
+    expect(await agenceHasClients(h.pool, empty)).toBe(false);
+  });
+
+  it('changes nothing when the same event is appended again or old events are delivered late', async () => {
+    const before = await listClients(h.pool, 'all');
+    await given(`client-${zeta}`, [clientUpdated(zeta, 'Zêta Industrie', paris, 'Paris')]);
+    expect(await listClients(h.pool, 'all')).toEqual(before);
+    const rows = await table();
+    await redeliver(streams);
+    expect(await table()).toEqual(rows);
+  });
+
+  it('gives the same rows after a rebuild', async () => {
+    const before = await table();
+    await rebuild();
+    expect(await table()).toEqual(before);
+  });
+});

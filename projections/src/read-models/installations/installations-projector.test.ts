@@ -1,0 +1,232 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgenceEvent, ClientEvent, InstallationEvent, MetierEvent, SiteEvent } from '@fsm/contracts';
+import type { Projector } from '../../projector.js';
+import { createReadModelHarness, type ReadModelHarness } from '../../test-support/read-model-harness.js';
+import { agencesProjector } from '../agences/agences-projector.js';
+import { clientsProjector } from '../clients/clients-projector.js';
+import { metiersProjector } from '../metiers/metiers-projector.js';
+import { sitesProjector } from '../sites/sites-projector.js';
+import { installationsProjector } from './installations-projector.js';
+import { findInstallation, isMetierUsed, listInstallationsByClient, listInstallationsBySite, siteHasInstallations } from './installations-queries.js';
+
+const projectors: Projector[] = [agencesProjector, clientsProjector, sitesProjector, metiersProjector, installationsProjector];
+let h: ReadModelHarness;
+beforeAll(async () => {
+  h = await createReadModelHarness('rm_installations', projectors);
+  // close() drops the database WITH (FORCE) before the ended pool's sockets are closed: their FATAL is expected, not a failure.
+  h.pool.on('error', () => undefined);
+});
+afterAll(async () => h?.close());
+
+const at = '2026-11-20T08:00:00.000Z';
+
+function agence(id: string, nom: string): AgenceEvent {
+  return { type: 'AgenceCreated', data: { agenceId: id, nom, adresse: '1 rue du Feu', cp_postal: '69001', ville: 'Lyon', telephone: '0400000000', templateId: null, createdAt: at } };
+}
+function client(id: string, nom: string, agenceId: string, type: 'ClientCreated' | 'ClientUpdated' = 'ClientCreated'): ClientEvent {
+  const facts = { clientId: id, nom, adresse: '2 rue des Lilas', ville: 'Lyon', code_postal: '69002', agenceId };
+  return type === 'ClientCreated' ? { type, data: { ...facts, createdAt: at } } : { type, data: { ...facts, updatedAt: at } };
+}
+function site(id: string, clientId: string, nom: string, type: 'SiteCreated' | 'SiteUpdated' = 'SiteCreated'): SiteEvent {
+  const facts = { siteId: id, clientId, nom, adresse: '4 quai Rambaud', ville: 'Lyon', code_postal: '69002' };
+  return type === 'SiteCreated' ? { type, data: { ...facts, createdAt: at } } : { type, data: { ...facts, updatedAt: at } };
+}
+function metier(id: string, nom: string, delai_inter: number | null, HO_stats: 0 | 1, type: 'MetierCreated' | 'MetierUpdated' = 'MetierCreated'): MetierEvent {
+  const facts = { metierId: id, nom, ordre: null, delai_inter, HO_stats };
+  return type === 'MetierCreated' ? { type, data: { ...facts, createdAt: at } } : { type, data: { ...facts, updatedAt: at } };
+}
+function installation(
+  id: string,
+  siteId: string,
+  nom: string,
+  metierId: string,
+  more: { delai?: number; astreinte?: 0 | 1; type?: 'InstallationCreated' | 'InstallationUpdated' } = {},
+): InstallationEvent {
+  const facts = { installationId: id, siteId, nom, metierId, description: `${nom} du bâtiment`, delai: more.delai ?? 4, astreinte: more.astreinte ?? 0 };
+  return more.type === 'InstallationUpdated' ? { type: 'InstallationUpdated', data: { ...facts, updatedAt: at } } : { type: 'InstallationCreated', data: { ...facts, createdAt: at } };
+}
+
+let appended: string | null = null;
+
+/** Appends and waits for these events themselves: the harness waits for the store's head, which can lag while other databases' transactions run. */
+async function given(stream: string, events: readonly { type: string; data: unknown }[]): Promise<void> {
+  const { position } = await h.given(stream, events);
+  if (appended === null || h.store.comparePositions(position, appended) > 0) appended = position;
+  await caughtUp();
+}
+
+async function caughtUp(): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const { rows } = await h.pool.query<{ position: string | null; rebuild_requested: boolean }>(
+      'SELECT position, rebuild_requested FROM proj.checkpoints WHERE name = $1',
+      [h.runner.name],
+    );
+    const row = rows[0];
+    if (row && !row.rebuild_requested && (appended === null || (row.position !== null && h.store.comparePositions(row.position, appended) >= 0))) return;
+    if (Date.now() > deadline) throw new Error('read models did not catch up within 20 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function rebuild(): Promise<void> {
+  await h.rebuild();
+  await caughtUp();
+}
+
+/**
+ * Delivers every event of the streams again with its original revision, newest
+ * first, so that each older event also arrives late: the revision guards must
+ * leave every row as it is.
+ */
+async function redeliver(streams: readonly string[]): Promise<void> {
+  const tx = await h.pool.connect();
+  try {
+    await tx.query('BEGIN');
+    for (const stream of streams) {
+      for (const event of (await h.store.readStream(stream)).reverse()) {
+        for (const projector of projectors) if (projector.handles.includes(event.type)) await projector.apply(tx, event);
+      }
+    }
+    await tx.query('COMMIT');
+  } finally {
+    tx.release();
+  }
+}
+
+const table = async () => (await h.pool.query('SELECT * FROM rm.installations ORDER BY id')).rows;
+
+describe('installations read model', () => {
+  const lyon = randomUUID();
+  const paris = randomUUID();
+  const [ssi, extinction, unused, hiddenOnly] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+  const [acme, zeta, doomed] = [randomUUID(), randomUUID(), randomUUID()];
+  const [usine, entrepot, bureaux, doomedSite] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+  const [centrale, extincteurs, sprinklers, removed, onDeletedSite, onDeletedClient] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+  const streams = [
+    'metiers-catalogue',
+    ...[acme, zeta, doomed].map((id) => `client-${id}`),
+    ...[usine, entrepot, bureaux, doomedSite].map((id) => `site-${id}`),
+    ...[centrale, extincteurs, sprinklers, removed, onDeletedSite, onDeletedClient].map((id) => `installation-${id}`),
+  ];
+
+  beforeAll(async () => {
+    await given(`agence-${lyon}`, [agence(lyon, 'Lyon')]);
+    await given(`agence-${paris}`, [agence(paris, 'Paris')]);
+    await given('metiers-catalogue', [
+      metier(ssi, 'SSI', 4, 1),
+      metier(extinction, 'Extinction', null, 0),
+      metier(unused, 'Plomberie', 8, 0),
+      metier(hiddenOnly, 'Désenfumage', 8, 0),
+    ]);
+    await given(`client-${acme}`, [client(acme, 'ACME', lyon)]);
+    await given(`client-${zeta}`, [client(zeta, 'Zeta', paris)]);
+    await given(`client-${doomed}`, [client(doomed, 'Condamné', lyon)]);
+    await given(`site-${usine}`, [site(usine, acme, 'Usine')]);
+    await given(`site-${entrepot}`, [site(entrepot, acme, 'Entrepôt')]);
+    await given(`site-${bureaux}`, [site(bureaux, zeta, 'Bureaux')]);
+    await given(`site-${doomedSite}`, [site(doomedSite, acme, 'Site condamné')]);
+    await given(`installation-${centrale}`, [installation(centrale, usine, 'SSI centrale', ssi, { delai: 2, astreinte: 1 })]);
+    await given(`installation-${extincteurs}`, [installation(extincteurs, usine, 'Extincteurs', extinction)]);
+    await given(`installation-${sprinklers}`, [installation(sprinklers, bureaux, 'Sprinklers', extinction)]);
+    await given(`installation-${removed}`, [installation(removed, usine, 'Ancienne', ssi), { type: 'InstallationDeleted', data: { installationId: removed, deletedAt: at } }]);
+    await given(`installation-${onDeletedSite}`, [installation(onDeletedSite, doomedSite, 'Volets', hiddenOnly)]);
+    await given(`site-${doomedSite}`, [{ type: 'SiteDeleted', data: { siteId: doomedSite, deletedAt: at } }]);
+  });
+
+  it('lists a site live installations by name with their métier name', async () => {
+    expect(await listInstallationsBySite(h.pool, usine)).toEqual([
+      { id: extincteurs, nom: 'Extincteurs', id_metier: extinction, metier_nom: 'Extinction', description: 'Extincteurs du bâtiment', delai: 4, astreinte: 0, site_id: usine },
+      { id: centrale, nom: 'SSI centrale', id_metier: ssi, metier_nom: 'SSI', description: 'SSI centrale du bâtiment', delai: 2, astreinte: 1, site_id: usine },
+    ]);
+    expect(await listInstallationsBySite(h.pool, usine, [paris])).toEqual([]);
+    expect((await listInstallationsByClient(h.pool, acme)).map((row) => row.id)).toEqual([extincteurs, centrale]);
+    expect(await siteHasInstallations(h.pool, usine)).toBe(true);
+    expect(await siteHasInstallations(h.pool, entrepot)).toBe(false);
+  });
+
+  it('finds an installation with everything opening a ticket needs', async () => {
+    expect(await findInstallation(h.pool, centrale)).toEqual({
+      id: centrale,
+      nom: 'SSI centrale',
+      id_metier: ssi,
+      metier_nom: 'SSI',
+      description: 'SSI centrale du bâtiment',
+      delai: 2,
+      astreinte: 1,
+      site_id: usine,
+      site_nom: 'Usine',
+      site_adresse: '4 quai Rambaud',
+      site_code_postal: '69002',
+      site_ville: 'Lyon',
+      client_id: acme,
+      client_nom: 'ACME',
+      agence_id: lyon,
+      agence_nom: 'Lyon',
+      metier_delai_inter: 4,
+      metier_ho_stats: 1,
+    });
+    expect(await findInstallation(h.pool, centrale, [paris])).toBeNull();
+    expect(await findInstallation(h.pool, centrale, [lyon])).not.toBeNull();
+    expect(await findInstallation(h.pool, extincteurs)).toMatchObject({ metier_delai_inter: null, metier_ho_stats: 0 });
+    expect(await findInstallation(h.pool, removed)).toBeNull();
+  });
+
+  it('keeps the métier name in step when the métier is renamed', async () => {
+    await given('metiers-catalogue', [metier(ssi, 'Système de sécurité incendie', 4, 1, 'MetierUpdated')]);
+    expect((await listInstallationsBySite(h.pool, usine)).map((row) => row.metier_nom)).toEqual(['Extinction', 'Système de sécurité incendie']);
+    expect(await findInstallation(h.pool, centrale)).toMatchObject({ metier_nom: 'Système de sécurité incendie' });
+  });
+
+  it('follows an installation to another site, a site to another client and a client to another agency', async () => {
+    await given(`installation-${extincteurs}`, [installation(extincteurs, entrepot, 'Extincteurs', ssi, { type: 'InstallationUpdated', astreinte: 1 })]);
+    expect((await listInstallationsBySite(h.pool, usine)).map((row) => row.id)).toEqual([centrale]);
+    expect(await listInstallationsBySite(h.pool, entrepot)).toEqual([expect.objectContaining({ id: extincteurs, metier_nom: 'Système de sécurité incendie', astreinte: 1 })]);
+
+    await given(`site-${entrepot}`, [site(entrepot, zeta, 'Entrepôt', 'SiteUpdated')]);
+    expect(await findInstallation(h.pool, extincteurs)).toMatchObject({ client_id: zeta, client_nom: 'Zeta', agence_id: paris });
+    expect((await listInstallationsByClient(h.pool, zeta)).map((row) => row.id)).toEqual([extincteurs, sprinklers]);
+
+    await given(`client-${zeta}`, [client(zeta, 'Zeta', lyon, 'ClientUpdated')]);
+    expect(await findInstallation(h.pool, sprinklers, [lyon])).toMatchObject({ agence_id: lyon, agence_nom: 'Lyon' });
+    expect((await h.pool.query('SELECT DISTINCT agence_id FROM rm.installations WHERE client_id = $1', [zeta])).rows).toEqual([{ agence_id: lyon }]);
+  });
+
+  it('hides the installations of a deleted site or client, and only live installations use a métier', async () => {
+    expect(await listInstallationsBySite(h.pool, doomedSite)).toEqual([]);
+    expect(await findInstallation(h.pool, onDeletedSite)).toBeNull();
+    expect(await isMetierUsed(h.pool, hiddenOnly)).toBe(false);
+    expect(await isMetierUsed(h.pool, ssi)).toBe(true);
+    expect(await isMetierUsed(h.pool, unused)).toBe(false);
+
+    await given(`site-${usine}`, [site(usine, doomed, 'Usine', 'SiteUpdated')]);
+    await given(`installation-${onDeletedClient}`, [installation(onDeletedClient, usine, 'Portes coupe-feu', unused)]);
+    expect(await isMetierUsed(h.pool, unused)).toBe(true);
+    await given(`client-${doomed}`, [{ type: 'ClientDeleted', data: { clientId: doomed, deletedAt: at } }]);
+    expect(await listInstallationsBySite(h.pool, usine)).toEqual([]);
+    expect(await listInstallationsByClient(h.pool, doomed)).toEqual([]);
+    expect(await findInstallation(h.pool, centrale)).toBeNull();
+    expect(await isMetierUsed(h.pool, unused)).toBe(false);
+  });
+
+  it('changes nothing when the same event is appended again or old events are delivered late', async () => {
+    await given(`client-${zeta}`, [client(zeta, 'Zeta', paris, 'ClientUpdated'), client(zeta, 'Zeta', lyon, 'ClientUpdated')]);
+    await given('metiers-catalogue', [metier(extinction, 'Extinction automatique', null, 0, 'MetierUpdated'), metier(extinction, 'Extinction', null, 0, 'MetierUpdated')]);
+    await given(`site-${bureaux}`, [site(bureaux, acme, 'Bureaux', 'SiteUpdated'), site(bureaux, zeta, 'Bureaux', 'SiteUpdated')]);
+    expect(await findInstallation(h.pool, sprinklers)).toMatchObject({ metier_nom: 'Extinction', agence_id: lyon, client_id: zeta });
+    const before = await listInstallationsByClient(h.pool, zeta);
+    await given(`installation-${extincteurs}`, [installation(extincteurs, entrepot, 'Extincteurs', ssi, { type: 'InstallationUpdated', astreinte: 1 })]);
+    await given('metiers-catalogue', [metier(ssi, 'Système de sécurité incendie', 4, 1, 'MetierUpdated')]);
+    expect(await listInstallationsByClient(h.pool, zeta)).toEqual(before);
+    const rows = await table();
+    await redeliver(streams);
+    expect(await table()).toEqual(rows);
+  });
+
+  it('gives the same rows after a rebuild', async () => {
+    const before = await table();
+    await rebuild();
+    expect(await table()).toEqual(before);
+  });
+});

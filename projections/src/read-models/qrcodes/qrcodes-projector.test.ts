@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgenceEvent, ClientEvent, InstallationEvent, MetierEvent, QrCodeEvent, SiteEvent } from '@fsm/contracts';
+import type { Projector } from '../../projector.js';
+import { createReadModelHarness, type ReadModelHarness } from '../../test-support/read-model-harness.js';
+import { agencesProjector } from '../agences/agences-projector.js';
+import { clientsProjector } from '../clients/clients-projector.js';
+import { installationsProjector } from '../installations/installations-projector.js';
+import { metiersProjector } from '../metiers/metiers-projector.js';
+import { sitesProjector } from '../sites/sites-projector.js';
+import { qrcodesProjector } from './qrcodes-projector.js';
+import { countUnusedQrCodes, findQrCode, findQrCodeByKey, listQrCodesByInstallation, listUnusedQrCodes } from './qrcodes-queries.js';
+
+const projectors: Projector[] = [agencesProjector, clientsProjector, sitesProjector, metiersProjector, installationsProjector, qrcodesProjector];
+let h: ReadModelHarness;
+beforeAll(async () => {
+  h = await createReadModelHarness('rm_qrcodes', projectors);
+  // close() drops the database WITH (FORCE) before the ended pool's sockets are closed: their FATAL is expected, not a failure.
+  h.pool.on('error', () => undefined);
+});
+afterAll(async () => h?.close());
+
+const at = '2026-11-20T08:00:00.000Z';
+const later = '2026-11-20T09:00:00.000Z';
+
+function agence(id: string, nom: string): AgenceEvent {
+  return { type: 'AgenceCreated', data: { agenceId: id, nom, adresse: '1 rue du Feu', cp_postal: '69001', ville: 'Lyon', telephone: '0400000000', templateId: null, createdAt: at } };
+}
+const key = (n: number) => `key${String(n).padStart(3, '0')}-${randomUUID().replaceAll('-', '').slice(0, 20)}`;
+function generated(id: string, agenceId: string, qrKey: string, generatedAt = at, batchId = randomUUID()): QrCodeEvent {
+  return { type: 'QrCodeGenerated', data: { qrCodeId: id, batchId, agenceId, qr_key: qrKey, url: `https://sav.example.fr/ticket?key=${qrKey}`, generatedAt } };
+}
+const assigned = (id: string, installationId: string): QrCodeEvent => ({ type: 'QrCodeAssigned', data: { qrCodeId: id, installationId, assignedAt: at } });
+const unassigned = (id: string, installationId: string): QrCodeEvent => ({ type: 'QrCodeUnassigned', data: { qrCodeId: id, installationId, unassignedAt: at } });
+
+let appended: string | null = null;
+
+/** Appends and waits for these events themselves: the harness waits for the store's head, which can lag while other databases' transactions run. */
+async function given(stream: string, events: readonly { type: string; data: unknown }[]): Promise<void> {
+  const { position } = await h.given(stream, events);
+  if (appended === null || h.store.comparePositions(position, appended) > 0) appended = position;
+  await caughtUp();
+}
+
+async function caughtUp(): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const { rows } = await h.pool.query<{ position: string | null; rebuild_requested: boolean }>(
+      'SELECT position, rebuild_requested FROM proj.checkpoints WHERE name = $1',
+      [h.runner.name],
+    );
+    const row = rows[0];
+    if (row && !row.rebuild_requested && (appended === null || (row.position !== null && h.store.comparePositions(row.position, appended) >= 0))) return;
+    if (Date.now() > deadline) throw new Error('read models did not catch up within 20 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function rebuild(): Promise<void> {
+  await h.rebuild();
+  await caughtUp();
+}
+
+/**
+ * Delivers every event of the streams again with its original revision, newest
+ * first, so that each older event also arrives late: the revision guards must
+ * leave every row as it is.
+ */
+async function redeliver(streams: readonly string[]): Promise<void> {
+  const tx = await h.pool.connect();
+  try {
+    await tx.query('BEGIN');
+    for (const stream of streams) {
+      for (const event of (await h.store.readStream(stream)).reverse()) {
+        for (const projector of projectors) if (projector.handles.includes(event.type)) await projector.apply(tx, event);
+      }
+    }
+    await tx.query('COMMIT');
+  } finally {
+    tx.release();
+  }
+}
+
+const table = async () => (await h.pool.query('SELECT * FROM rm.qrcodes ORDER BY id')).rows;
+
+describe('qrcodes read model', () => {
+  const [lyon, paris] = [randomUUID(), randomUUID()];
+  const [ssi, acme, usine, centrale, sprinklers] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+  const [a, b, c, d, p] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+  const keys = { a: key(1), b: key(2), c: key(3), d: key(4), p: key(5) };
+  const streams = [a, b, c, d, p].map((id) => `qrcode-${id}`);
+
+  beforeAll(async () => {
+    await given(`agence-${lyon}`, [agence(lyon, 'Lyon')]);
+    await given(`agence-${paris}`, [agence(paris, 'Paris')]);
+    const metier: MetierEvent = { type: 'MetierCreated', data: { metierId: ssi, nom: 'SSI', ordre: 1, delai_inter: 4, HO_stats: 0, createdAt: at } };
+    await given('metiers-catalogue', [metier]);
+    const client: ClientEvent = { type: 'ClientCreated', data: { clientId: acme, nom: 'ACME', adresse: '2 rue', ville: 'Lyon', code_postal: '69002', agenceId: lyon, createdAt: at } };
+    await given(`client-${acme}`, [client]);
+    const site: SiteEvent = { type: 'SiteCreated', data: { siteId: usine, clientId: acme, nom: 'Usine', adresse: '4 quai', ville: 'Lyon', code_postal: '69002', createdAt: at } };
+    await given(`site-${usine}`, [site]);
+    for (const [id, nom] of [
+      [centrale, 'SSI centrale'],
+      [sprinklers, 'Sprinklers'],
+    ] as const) {
+      const installation: InstallationEvent = { type: 'InstallationCreated', data: { installationId: id, siteId: usine, nom, metierId: ssi, description: nom, delai: 4, astreinte: 0, createdAt: at } };
+      await given(`installation-${id}`, [installation]);
+    }
+    const batch = randomUUID();
+    await given(`qrcode-${a}`, [generated(a, lyon, keys.a, at, batch), assigned(a, centrale)]);
+    await given(`qrcode-${b}`, [generated(b, lyon, keys.b, at, batch), assigned(b, centrale), unassigned(b, centrale)]);
+    await given(`qrcode-${c}`, [generated(c, lyon, keys.c, later, batch), assigned(c, centrale)]);
+    await given(`qrcode-${d}`, [generated(d, lyon, keys.d, at, batch)]);
+    await given(`qrcode-${p}`, [generated(p, paris, keys.p)]);
+  });
+
+  it('lists the codes of an installation, oldest first', async () => {
+    expect(await listQrCodesByInstallation(h.pool, centrale)).toEqual([
+      { id: a, url: `https://sav.example.fr/ticket?key=${keys.a}`, qr_key: keys.a },
+      { id: c, url: `https://sav.example.fr/ticket?key=${keys.c}`, qr_key: keys.c },
+    ]);
+    expect(await listQrCodesByInstallation(h.pool, sprinklers)).toEqual([]);
+  });
+
+  it('counts and exports the unassigned codes of the agencies in scope', async () => {
+    expect(await countUnusedQrCodes(h.pool, [lyon])).toBe(2);
+    expect(await countUnusedQrCodes(h.pool, [paris])).toBe(1);
+    expect(await countUnusedQrCodes(h.pool, 'all')).toBe(3);
+    expect(await countUnusedQrCodes(h.pool, [])).toBe(0);
+    expect((await listUnusedQrCodes(h.pool, [lyon])).map((row) => row.id)).toEqual([b, d].sort());
+    expect(await listUnusedQrCodes(h.pool, [paris])).toEqual([{ id: p, url: `https://sav.example.fr/ticket?key=${keys.p}`, qr_key: keys.p }]);
+  });
+
+  it('finds a code by key with its agency and live installation', async () => {
+    expect(await findQrCodeByKey(h.pool, keys.a)).toEqual({
+      id: a,
+      url: `https://sav.example.fr/ticket?key=${keys.a}`,
+      qr_key: keys.a,
+      agence_id: lyon,
+      installation_id: centrale,
+      live_installation_id: centrale,
+    });
+    expect(await findQrCodeByKey(h.pool, keys.d)).toMatchObject({ installation_id: null, live_installation_id: null });
+    expect(await findQrCodeByKey(h.pool, 'unknown-key-0000000')).toBeNull();
+    expect(await findQrCode(h.pool, p, [lyon])).toBeNull();
+    expect(await findQrCode(h.pool, p, [paris])).toMatchObject({ id: p, agence_id: paris });
+  });
+
+  it('leaves the codes of a deleted installation assigned, leading nowhere, until they are unassigned', async () => {
+    await given(`installation-${centrale}`, [{ type: 'InstallationDeleted', data: { installationId: centrale, deletedAt: at } }]);
+    expect(await findQrCodeByKey(h.pool, keys.a)).toMatchObject({ installation_id: centrale, live_installation_id: null });
+    expect(await countUnusedQrCodes(h.pool, [lyon])).toBe(2);
+    await given(`qrcode-${a}`, [unassigned(a, centrale), assigned(a, sprinklers)]);
+    expect(await findQrCodeByKey(h.pool, keys.a)).toMatchObject({ installation_id: sprinklers, live_installation_id: sprinklers });
+    expect((await listQrCodesByInstallation(h.pool, sprinklers)).map((row) => row.id)).toEqual([a]);
+  });
+
+  it('changes nothing when the same event is appended again or old events are delivered late', async () => {
+    const before = await listQrCodesByInstallation(h.pool, sprinklers);
+    await given(`qrcode-${a}`, [assigned(a, sprinklers)]);
+    expect(await listQrCodesByInstallation(h.pool, sprinklers)).toEqual(before);
+    const rows = await table();
+    await redeliver(streams);
+    expect(await table()).toEqual(rows);
+  });
+
+  it('gives the same rows after a rebuild', async () => {
+    const before = await table();
+    await rebuild();
+    expect(await table()).toEqual(before);
+  });
+});

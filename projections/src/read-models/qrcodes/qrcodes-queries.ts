@@ -1,0 +1,63 @@
+import { visibleInstallation } from '../installations/installations-queries.js';
+import { scopeClause, type AgenceScope, type Queryable } from '../queryable.js';
+
+/** A QR code as the API answers it (spec §3). */
+export interface QrCodeRow {
+  id: string;
+  url: string;
+  qr_key: string;
+}
+
+/** A code with where it belongs, for the assign route and the public form. */
+export interface QrCodeFacts extends QrCodeRow {
+  agence_id: string;
+  /** The installation it is assigned to, as assigned (even when that installation was deleted since). */
+  installation_id: string | null;
+  /** The same id only while that installation is live (not deleted, nor hidden with its site or client): what the public form follows. */
+  live_installation_id: string | null;
+}
+
+const ORDER = 'ORDER BY q.generated_at, q.id';
+
+/** GET /api/qrcodes/by-installation/{id}: the codes assigned to the installation, oldest first. */
+export async function listQrCodesByInstallation(db: Queryable, installationId: string): Promise<QrCodeRow[]> {
+  const { rows } = await db.query<QrCodeRow>(`SELECT q.id, q.url, q.qr_key FROM rm.qrcodes q WHERE q.installation_id = $1 ${ORDER}`, [installationId]);
+  return rows;
+}
+
+/** GET /api/qrcodes/unused-count: unassigned codes of the agencies in scope. */
+export async function countUnusedQrCodes(db: Queryable, scope: AgenceScope): Promise<number> {
+  const params: unknown[] = [];
+  const { rows } = await db.query<{ unused: string }>(
+    `SELECT count(*) AS unused FROM rm.qrcodes q WHERE q.installation_id IS NULL${scopeClause(scope, 'q.agence_id', params)}`,
+    params,
+  );
+  return Number(rows[0]?.unused ?? 0);
+}
+
+/** POST /api/qrcodes/export: unassigned codes of the agencies in scope, oldest first (toQrCodesCsv). */
+export async function listUnusedQrCodes(db: Queryable, scope: AgenceScope): Promise<QrCodeRow[]> {
+  const params: unknown[] = [];
+  const { rows } = await db.query<QrCodeRow>(
+    `SELECT q.id, q.url, q.qr_key FROM rm.qrcodes q WHERE q.installation_id IS NULL${scopeClause(scope, 'q.agence_id', params)} ${ORDER}`,
+    params,
+  );
+  return rows;
+}
+
+const FACTS = `SELECT q.id, q.url, q.qr_key, q.agence_id, q.installation_id, i.id AS live_installation_id
+  FROM rm.qrcodes q LEFT JOIN rm.installations i ON i.id = q.installation_id AND ${visibleInstallation('i')}`;
+
+/** The public form (/ticket?key=...): the code, its agency and its live installation
+ * (`live_installation_id`); null for an unknown key. */
+export async function findQrCodeByKey(db: Queryable, qrKey: string): Promise<QrCodeFacts | null> {
+  const { rows } = await db.query<QrCodeFacts>(`${FACTS} WHERE q.qr_key = $1`, [qrKey]);
+  return rows[0] ?? null;
+}
+
+/** A code by id, null when unknown or (with a scope) in another agency. */
+export async function findQrCode(db: Queryable, id: string, scope: AgenceScope = 'all'): Promise<QrCodeFacts | null> {
+  const params: unknown[] = [id];
+  const { rows } = await db.query<QrCodeFacts>(`${FACTS} WHERE q.id = $1${scopeClause(scope, 'q.agence_id', params)}`, params);
+  return rows[0] ?? null;
+}

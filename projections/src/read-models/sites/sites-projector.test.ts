@@ -1,0 +1,197 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgenceEvent, ClientEvent, InstallationEvent, MetierEvent, SiteEvent } from '@fsm/contracts';
+import type { Projector } from '../../projector.js';
+import { createReadModelHarness, type ReadModelHarness } from '../../test-support/read-model-harness.js';
+import { agencesProjector } from '../agences/agences-projector.js';
+import { clientsProjector } from '../clients/clients-projector.js';
+import { installationsProjector } from '../installations/installations-projector.js';
+import { listInstallationsBySite } from '../installations/installations-queries.js';
+import { metiersProjector } from '../metiers/metiers-projector.js';
+import { sitesProjector } from './sites-projector.js';
+import { clientHasSites, findSite, listSitesByClient, listSitesWithInstallations } from './sites-queries.js';
+
+const projectors: Projector[] = [agencesProjector, clientsProjector, sitesProjector, metiersProjector, installationsProjector];
+let h: ReadModelHarness;
+beforeAll(async () => {
+  h = await createReadModelHarness('rm_sites', projectors);
+  // close() drops the database WITH (FORCE) before the ended pool's sockets are closed: their FATAL is expected, not a failure.
+  h.pool.on('error', () => undefined);
+});
+afterAll(async () => h?.close());
+
+const at = '2026-11-20T08:00:00.000Z';
+
+function agence(id: string, nom: string): AgenceEvent {
+  return { type: 'AgenceCreated', data: { agenceId: id, nom, adresse: '1 rue du Feu', cp_postal: '69001', ville: 'Lyon', telephone: '0400000000', templateId: null, createdAt: at } };
+}
+function client(id: string, nom: string, agenceId: string, type: 'ClientCreated' | 'ClientUpdated' = 'ClientCreated'): ClientEvent {
+  const facts = { clientId: id, nom, adresse: '2 rue des Lilas', ville: 'Lyon', code_postal: '69002', agenceId };
+  return type === 'ClientCreated' ? { type, data: { ...facts, createdAt: at } } : { type, data: { ...facts, updatedAt: at } };
+}
+function site(id: string, clientId: string, nom: string, type: 'SiteCreated' | 'SiteUpdated' = 'SiteCreated'): SiteEvent {
+  const facts = { siteId: id, clientId, nom, adresse: `${nom}, 4 quai Rambaud`, ville: 'Lyon', code_postal: '69002' };
+  return type === 'SiteCreated' ? { type, data: { ...facts, createdAt: at } } : { type, data: { ...facts, updatedAt: at } };
+}
+function installation(id: string, siteId: string, nom: string, metierId: string): InstallationEvent {
+  return { type: 'InstallationCreated', data: { installationId: id, siteId, nom, metierId, description: `${nom} du bâtiment`, delai: 4, astreinte: 0, createdAt: at } };
+}
+
+let appended: string | null = null;
+
+/** Appends and waits for these events themselves: the harness waits for the store's head, which can lag while other databases' transactions run. */
+async function given(stream: string, events: readonly { type: string; data: unknown }[]): Promise<void> {
+  const { position } = await h.given(stream, events);
+  if (appended === null || h.store.comparePositions(position, appended) > 0) appended = position;
+  await caughtUp();
+}
+
+async function caughtUp(): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const { rows } = await h.pool.query<{ position: string | null; rebuild_requested: boolean }>(
+      'SELECT position, rebuild_requested FROM proj.checkpoints WHERE name = $1',
+      [h.runner.name],
+    );
+    const row = rows[0];
+    if (row && !row.rebuild_requested && (appended === null || (row.position !== null && h.store.comparePositions(row.position, appended) >= 0))) return;
+    if (Date.now() > deadline) throw new Error('read models did not catch up within 20 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function rebuild(): Promise<void> {
+  await h.rebuild();
+  await caughtUp();
+}
+
+/**
+ * Delivers every event of the streams again with its original revision, newest
+ * first, so that each older event also arrives late: the revision guards must
+ * leave every row as it is.
+ */
+async function redeliver(streams: readonly string[]): Promise<void> {
+  const tx = await h.pool.connect();
+  try {
+    await tx.query('BEGIN');
+    for (const stream of streams) {
+      for (const event of (await h.store.readStream(stream)).reverse()) {
+        for (const projector of projectors) if (projector.handles.includes(event.type)) await projector.apply(tx, event);
+      }
+    }
+    await tx.query('COMMIT');
+  } finally {
+    tx.release();
+  }
+}
+
+const table = async () => (await h.pool.query('SELECT * FROM rm.sites ORDER BY id')).rows;
+
+describe('sites read model', () => {
+  const lyon = randomUUID();
+  const paris = randomUUID();
+  const ssi = randomUUID();
+  const [acme, boulangerie, zeta, doomed] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+  const [usine, entrepot, fournil, removed, doomedSite] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+  const [centrale, extincteurs, desenfumage, doomedInstallation] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+  const streams = [
+    ...[acme, boulangerie, zeta, doomed].map((id) => `client-${id}`),
+    ...[usine, entrepot, fournil, removed, doomedSite].map((id) => `site-${id}`),
+    ...[centrale, extincteurs, desenfumage, doomedInstallation].map((id) => `installation-${id}`),
+  ];
+
+  beforeAll(async () => {
+    await given(`agence-${lyon}`, [agence(lyon, 'Lyon')]);
+    await given(`agence-${paris}`, [agence(paris, 'Paris')]);
+    const metier: MetierEvent = { type: 'MetierCreated', data: { metierId: ssi, nom: 'SSI', ordre: 1, delai_inter: 4, HO_stats: 0, createdAt: at } };
+    await given('metiers-catalogue', [metier]);
+    await given(`client-${acme}`, [client(acme, 'ACME', lyon)]);
+    await given(`client-${boulangerie}`, [client(boulangerie, 'Boulangerie', lyon)]);
+    await given(`client-${zeta}`, [client(zeta, 'Zeta', paris)]);
+    await given(`client-${doomed}`, [client(doomed, 'Condamné', lyon)]);
+    await given(`site-${usine}`, [site(usine, acme, 'Usine')]);
+    await given(`site-${entrepot}`, [site(entrepot, acme, 'Dépôt'), site(entrepot, acme, 'Entrepôt', 'SiteUpdated')]);
+    await given(`site-${fournil}`, [site(fournil, boulangerie, 'Fournil')]);
+    await given(`site-${removed}`, [site(removed, acme, 'Ancien site'), { type: 'SiteDeleted', data: { siteId: removed, deletedAt: at } }]);
+    await given(`site-${doomedSite}`, [site(doomedSite, doomed, 'Site condamné')]);
+    await given(`installation-${centrale}`, [installation(centrale, usine, 'SSI centrale', ssi)]);
+    await given(`installation-${extincteurs}`, [installation(extincteurs, usine, 'Extincteurs', ssi)]);
+    await given(`installation-${desenfumage}`, [installation(desenfumage, entrepot, 'Désenfumage', ssi)]);
+    await given(`installation-${doomedInstallation}`, [installation(doomedInstallation, doomedSite, 'Alarme', ssi)]);
+  });
+
+  it('lists a client live sites by name, shaped as the API answers', async () => {
+    expect(await listSitesByClient(h.pool, acme)).toEqual([
+      { id: entrepot, nom: 'Entrepôt', adresse: 'Entrepôt, 4 quai Rambaud', ville: 'Lyon', code_postal: '69002', client_id: acme },
+      { id: usine, nom: 'Usine', adresse: 'Usine, 4 quai Rambaud', ville: 'Lyon', code_postal: '69002', client_id: acme },
+    ]);
+    expect(await listSitesByClient(h.pool, acme, [paris])).toEqual([]);
+    expect((await listSitesByClient(h.pool, acme, [lyon])).map((row) => row.id)).toEqual([entrepot, usine]);
+  });
+
+  it('gives each site its installations', async () => {
+    const sites = await listSitesWithInstallations(h.pool, acme);
+    expect(sites.map((row) => [row.nom, row.installations.map((i) => i.nom)])).toEqual([
+      ['Entrepôt', ['Désenfumage']],
+      ['Usine', ['Extincteurs', 'SSI centrale']],
+    ]);
+    expect(sites[1]?.installations[0]).toEqual({
+      id: extincteurs,
+      nom: 'Extincteurs',
+      id_metier: ssi,
+      metier_nom: 'SSI',
+      description: 'Extincteurs du bâtiment',
+      delai: 4,
+      astreinte: 0,
+      site_id: usine,
+    });
+    expect(await listSitesWithInstallations(h.pool, boulangerie)).toEqual([expect.objectContaining({ id: fournil, installations: [] })]);
+  });
+
+  it('finds a live site with its agency, within scope', async () => {
+    expect(await findSite(h.pool, usine)).toMatchObject({ id: usine, client_id: acme, client_nom: 'ACME', agence_id: lyon });
+    expect(await findSite(h.pool, usine, [paris])).toBeNull();
+    expect(await findSite(h.pool, removed)).toBeNull();
+    expect(await clientHasSites(h.pool, acme)).toBe(true);
+    expect(await clientHasSites(h.pool, zeta)).toBe(false);
+  });
+
+  it('follows a client to another agency and a site to another client', async () => {
+    await given(`client-${boulangerie}`, [client(boulangerie, 'Boulangerie', paris, 'ClientUpdated')]);
+    expect(await findSite(h.pool, fournil)).toMatchObject({ agence_id: paris });
+    expect(await findSite(h.pool, fournil, [lyon])).toBeNull();
+    expect((await h.pool.query('SELECT agence_id FROM rm.sites WHERE id = $1', [fournil])).rows).toEqual([{ agence_id: paris }]);
+
+    await given(`site-${fournil}`, [site(fournil, zeta, 'Fournil', 'SiteUpdated')]);
+    expect(await listSitesByClient(h.pool, boulangerie)).toEqual([]);
+    expect((await listSitesByClient(h.pool, zeta)).map((row) => row.id)).toEqual([fournil]);
+    expect(await findSite(h.pool, fournil)).toMatchObject({ client_id: zeta, client_nom: 'Zeta', agence_id: paris });
+  });
+
+  it('hides the sites and installations of a deleted client', async () => {
+    expect(await findSite(h.pool, doomedSite)).not.toBeNull();
+    await given(`client-${doomed}`, [{ type: 'ClientDeleted', data: { clientId: doomed, deletedAt: at } }]);
+    expect(await listSitesByClient(h.pool, doomed)).toEqual([]);
+    expect(await listSitesWithInstallations(h.pool, doomed)).toEqual([]);
+    expect(await findSite(h.pool, doomedSite)).toBeNull();
+    expect(await clientHasSites(h.pool, doomed)).toBe(false);
+    expect(await listInstallationsBySite(h.pool, doomedSite)).toEqual([]);
+  });
+
+  it('changes nothing when the same event is appended again or old events are delivered late', async () => {
+    await given(`client-${acme}`, [client(acme, 'ACME', paris, 'ClientUpdated'), client(acme, 'ACME', lyon, 'ClientUpdated')]);
+    expect(await findSite(h.pool, usine)).toMatchObject({ agence_id: lyon });
+    const before = await listSitesWithInstallations(h.pool, acme);
+    await given(`site-${entrepot}`, [site(entrepot, acme, 'Entrepôt', 'SiteUpdated')]);
+    expect(await listSitesWithInstallations(h.pool, acme)).toEqual(before);
+    const rows = await table();
+    await redeliver(streams);
+    expect(await table()).toEqual(rows);
+  });
+
+  it('gives the same rows after a rebuild', async () => {
+    const before = await table();
+    await rebuild();
+    expect(await table()).toEqual(before);
+  });
+});
