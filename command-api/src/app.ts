@@ -14,10 +14,18 @@ import { filesRoute } from './files/files-route.js';
 import { authenticate } from './auth/principal.js';
 import { changePasswordRoute, loginRoute } from './routes/auth/auth-routes.js';
 import { managementRoutes } from './routes/management/index.js';
+import { reportRoutes } from './routes/reports/index.js';
+import { statsRoutes } from './routes/stats/index.js';
 import { publicTicketRoutes, ticketRoutes } from './routes/tickets/index.js';
 
 // Zod's own messages (for checks without a message of ours) in French.
 z.config(z.locales.fr());
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeCatalogue: readonly { method: string; url: string }[];
+  }
+}
 
 export interface BuildAppOptions {
   /** A pino logger; tests run silent. */
@@ -31,6 +39,12 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     trustProxy: true,
     bodyLimit: 12 * 1024 * 1024,
     genReqId: () => deps.newId(),
+  });
+  // Every route as registered, for the permission-matrix test and the API reference.
+  const routeCatalogue: { method: string; url: string }[] = [];
+  app.decorate('routeCatalogue', routeCatalogue);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routeCatalogue.push({ method, url: route.url });
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -46,6 +60,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     await loginRoute(open, deps);
     await filesRoute(open, deps);
     await publicTicketRoutes(open, deps);
+    await reportRoutes(open, deps); // authenticates itself: the download link carries ?token=
   });
 
   // Everything else needs a valid token; checked before the body is even parsed.
@@ -56,6 +71,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     await changePasswordRoute(secured, deps);
     await ticketRoutes(secured, deps);
     await managementRoutes(secured, deps);
+    await statsRoutes(secured, deps);
   });
 
   // Live updates: ids and positions only; the token is checked before joining.

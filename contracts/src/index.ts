@@ -4,3 +4,4 @@ export * from './auth/index.js';
 export * from './calendar/index.js';
 export * from './tickets/index.js';
 export * from './management/index.js';
+export * from './reports/index.js';

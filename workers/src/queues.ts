@@ -11,7 +11,8 @@ export interface Queues {
   close(): Promise<void>;
 }
 
-export function createQueues(redisUrl: string, prefix = 'fsm'): Queues {
+/** `backoffMs`: base of the exponential backoff between attempts (tests shorten it). */
+export function createQueues(redisUrl: string, prefix = 'fsm', backoffMs = 2_000): Queues {
   const connection = { url: redisUrl, maxRetriesPerRequest: null };
   const queues = new Map<QueueName, Queue>(
     QUEUE_NAMES.map((name) => [
@@ -21,7 +22,7 @@ export function createQueues(redisUrl: string, prefix = 'fsm'): Queues {
         prefix,
         defaultJobOptions: {
           attempts: 8,
-          backoff: { type: 'exponential', delay: 2_000 },
+          backoff: { type: 'exponential', delay: backoffMs },
           // Kept long enough that a replayed event finds its job and adds nothing.
           removeOnComplete: { age: 30 * 24 * 3600 },
           removeOnFail: { age: 90 * 24 * 3600 },

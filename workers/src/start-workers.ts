@@ -1,34 +1,107 @@
+import { join } from 'node:path';
+import { Worker } from 'bullmq';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Env } from '@fsm/contracts';
-import type { EventStore } from '@fsm/eventstore';
+import { createBlobStore, type BlobStore, type EventStore } from '@fsm/eventstore';
+import { emailsProcessor } from './email/email-processor.js';
+import { createMailer, type Mailer } from './email/mailer.js';
+import { migrateSentMails } from './email/sent-mails.js';
 import { createQueues } from './queues.js';
+import { reportReactions } from './reactions.js';
 import { Reactor, type Reaction } from './reactor.js';
+import { reportsProcessor } from './reports/report-processor.js';
+import { createThreadRenderer, type ReportRenderer } from './reports/report-renderer.js';
 
-/** What turns events into jobs. Reports and e-mails join this list with their processors. */
-export const reactions: readonly Reaction[] = [];
+/** What turns events into jobs: reports (on a close, a re-intervention or a request) and their e-mails. */
+export const reactions: readonly Reaction[] = [...reportReactions];
 
 export interface RunningWorkers {
-  reactor: Reactor;
+  /** Undefined when started with `reactor: false`. */
+  reactor: Reactor | undefined;
   close(): Promise<void>;
 }
 
-export async function startWorkers(options: { env: Env; pool: pg.Pool; store: EventStore; logger: Logger }): Promise<RunningWorkers> {
-  const queues = createQueues(options.env.REDIS_URL);
-  const reactor = new Reactor({
-    pool: options.pool,
-    store: options.store,
-    reactions,
-    enqueue: queues.enqueue,
-    logger: options.logger.child({ role: 'reactor' }),
-  });
-  await reactor.migrate();
-  await reactor.start();
+export interface StartWorkersOptions {
+  env: Env;
+  pool: pg.Pool;
+  store: EventStore;
+  logger: Logger;
+  /** BullMQ key prefix (tests isolate themselves with their own). */
+  queuePrefix?: string;
+  /** Defaults to `<DATA_DIR>/files`, the API's store. */
+  blobs?: BlobStore;
+  renderer?: ReportRenderer;
+  mailer?: Mailer;
+  /** Start the reactor too (default true); queue workers always start. */
+  reactor?: boolean;
+  reactorName?: string;
+  clock?: () => Date;
+  /** BullMQ lock and stall detection; defaults are BullMQ's (30 s). */
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+  /** Backoff base of retried jobs (ms); default 2 s, exponential. */
+  backoffMs?: number;
+}
+
+/**
+ * The workers role: one BullMQ worker per queue ('reports', 'emails'), PDF
+ * rendering in a worker thread, and the reactor feeding the queues from the
+ * log. `close()` lets running jobs finish, then stops everything (SIGTERM).
+ */
+export async function startWorkers(options: StartWorkersOptions): Promise<RunningWorkers> {
+  const { env, pool, store, logger } = options;
+  const prefix = options.queuePrefix ?? 'fsm';
+  const clock = options.clock ?? (() => new Date());
+  const blobs = options.blobs ?? createBlobStore(join(env.DATA_DIR, 'files'));
+  const renderer = options.renderer ?? createThreadRenderer();
+  const mailer = options.mailer ?? createMailer({ smtpUrl: env.SMTP_URL, outboxDir: join(env.DATA_DIR, 'outbox'), from: env.MAIL_FROM });
+  await migrateSentMails(pool);
+
+  const queues = createQueues(env.REDIS_URL, prefix, options.backoffMs);
+  const connection = { url: env.REDIS_URL, maxRetriesPerRequest: null };
+  const common = {
+    connection,
+    prefix,
+    ...(options.lockDurationMs !== undefined ? { lockDuration: options.lockDurationMs } : {}),
+    ...(options.stalledIntervalMs !== undefined ? { stalledInterval: options.stalledIntervalMs } : {}),
+  };
+  const workers = [
+    new Worker('reports', reportsProcessor({ pool, store, blobs, renderer, clock }), { ...common, concurrency: 2 }),
+    new Worker('emails', emailsProcessor({ pool, store, blobs, mailer, clock }), { ...common, concurrency: 4 }),
+  ];
+  const log = logger.child({ role: 'workers' });
+  for (const worker of workers) {
+    worker.on('failed', (job, error) => log.warn({ queue: worker.name, job: job?.id, attempts: job?.attemptsMade, err: error }, 'job failed'));
+    worker.on('error', (error) => log.error({ queue: worker.name, err: error }, 'worker error'));
+  }
+
+  let reactor: Reactor | undefined;
+  if (options.reactor ?? true) {
+    reactor = new Reactor({
+      pool,
+      store,
+      reactions,
+      enqueue: queues.enqueue,
+      logger: logger.child({ role: 'reactor' }),
+      ...(options.reactorName ? { name: options.reactorName } : {}),
+    });
+    await reactor.migrate();
+    await reactor.start();
+  }
+
+  let closing: Promise<void> | undefined;
   return {
     reactor,
-    async close() {
-      await reactor.stop();
-      await queues.close();
+    close() {
+      closing ??= (async () => {
+        await reactor?.stop();
+        await Promise.all(workers.map((worker) => worker.close()));
+        await renderer.close();
+        await mailer.close();
+        await queues.close();
+      })();
+      return closing;
     },
   };
 }

@@ -43,6 +43,11 @@ export const AUTH_SCHEMA_SQL = `
     password_hash text NOT NULL,
     updated_at timestamptz NOT NULL DEFAULT now()
   );
+  -- The e-mail an account holds, unique ignoring case: two creations racing with
+  -- the same address cannot both pass (the users read model is checked too, but
+  -- it lags behind the log).
+  ALTER TABLE auth.credentials ADD COLUMN IF NOT EXISTS email text;
+  CREATE UNIQUE INDEX IF NOT EXISTS credentials_email ON auth.credentials (lower(email));
   CREATE TABLE IF NOT EXISTS auth.login_failures (
     email text PRIMARY KEY,
     failures int NOT NULL,
@@ -75,4 +80,24 @@ export async function passwordHashOf(db: Queryable, userId: string): Promise<str
 
 export async function deleteCredentials(db: Queryable, userId: string): Promise<void> {
   await db.query('DELETE FROM auth.credentials WHERE user_id = $1', [userId]);
+}
+
+/**
+ * Reserves `email` for the account (null releases it). False when another
+ * account holds it: the unique index decides, so concurrent claims cannot both win.
+ * Needs the account's credentials row (written first at creation).
+ */
+export async function claimEmail(db: Queryable, userId: string, email: string | null): Promise<boolean> {
+  try {
+    await db.query('UPDATE auth.credentials SET email = $2 WHERE user_id = $1', [userId, email === null ? null : email.trim().toLowerCase()]);
+    return true;
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code === '23505') return false;
+    throw error;
+  }
+}
+
+export async function claimedEmailOf(db: Queryable, userId: string): Promise<string | null> {
+  const { rows } = await db.query<{ email: string | null }>('SELECT email FROM auth.credentials WHERE user_id = $1', [userId]);
+  return rows[0]?.email ?? null;
 }

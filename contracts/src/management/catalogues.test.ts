@@ -96,7 +96,12 @@ describe('stats CSV', () => {
 
 describe('QR codes CSV', () => {
   it('lists id, key and URL', () => {
-    expect(toQrCodesCsv([{ id: 'q1', qr_key: 'k1', url: 'https://x/ticket?key=k1' }])).toBe(`${CSV_BOM}ID;Clé;URL\r\nq1;k1;https://x/ticket?key=k1\r\n`);
+    expect(
+      toQrCodesCsv([
+        { id: 'q1', qr_key: 'k1', url: 'https://x/ticket?key=k1', installation_nom: 'Centrale; SSI', site_nom: 'Bât. A', client_nom: 'Clinique' },
+        { id: 'q2', qr_key: 'k2', url: 'https://x/ticket?key=k2', installation_nom: null, site_nom: null, client_nom: null },
+      ]),
+    ).toBe(`${CSV_BOM}Clé;URL;Installation;Site;Client\r\nk1;https://x/ticket?key=k1;"Centrale; SSI";Bât. A;Clinique\r\nk2;https://x/ticket?key=k2;;;\r\n`);
     expect(qrCodesCsvFileName('2026-01-02')).toBe('qrcodes_2026-01-02.csv');
   });
 });

@@ -59,10 +59,20 @@ export const qrCodesByInstallationResponseSchema = z.object({ items: z.array(qrC
 export const qrCodeUnusedCountResponseSchema = z.object({ unused: z.int().min(0) });
 export const qrCodeBatchResponseSchema = z.object({ codes: z.array(qrCodeSchema) });
 
-/** POST /api/qrcodes/export: the caller's agency's unused codes, to print. */
-export const QR_CODE_EXPORT_CSV_HEADER = ['ID', 'Clé', 'URL'] as const;
-export function toQrCodesCsv(codes: readonly QrCode[]): string {
-  return toCsvDocument(QR_CODE_EXPORT_CSV_HEADER, codes.map((code) => [code.id, code.qr_key, code.url]));
+/** A code as exported: where it is stuck, when it is (empty cells for an unused code). */
+export interface QrCodeExportRow extends QrCode {
+  installation_nom: string | null;
+  site_nom: string | null;
+  client_nom: string | null;
+}
+
+/** POST /api/qrcodes/export: every code of the agency, with its installation, site and client. */
+export const QR_CODE_EXPORT_CSV_HEADER = ['Clé', 'URL', 'Installation', 'Site', 'Client'] as const;
+export function toQrCodesCsv(codes: readonly QrCodeExportRow[]): string {
+  return toCsvDocument(
+    QR_CODE_EXPORT_CSV_HEADER,
+    codes.map((code) => [code.qr_key, code.url, code.installation_nom ?? '', code.site_nom ?? '', code.client_nom ?? '']),
+  );
 }
 /** `date` is the day of the export, yyyy-MM-dd. */
 export const qrCodesCsvFileName = (date: string) => `qrcodes_${date}.csv`;

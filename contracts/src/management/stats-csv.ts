@@ -47,7 +47,17 @@ export function formatStatsCsvDate(iso: string | null, timeZone: string = CALEND
  */
 export function toStatsCsv(items: readonly StatsTicketItem[], options: { timeZone?: string; bom?: boolean } = {}): string {
   const timeZone = options.timeZone ?? CALENDAR_TIME_ZONE;
-  const rows = items.map((item) => [
+  const rows = items.map((item) => statsCsvRow(item, timeZone));
+  return toCsvDocument(STATS_CSV_HEADER, rows, { bom: options.bom ?? true });
+}
+
+/**
+ * One ticket's cells, in STATS_CSV_HEADER order (before escaping). Exported
+ * for the streamed export, which writes the file page by page with toCsvLine
+ * instead of building it whole with toStatsCsv.
+ */
+export function statsCsvRow(item: StatsTicketItem, timeZone: string = CALENDAR_TIME_ZONE): (string | number | null)[] {
+  return [
     item.id,
     item.num_chrono,
     item.client_nom,
@@ -59,6 +69,5 @@ export function toStatsCsv(items: readonly StatsTicketItem[], options: { timeZon
     statsCsvFlag(item.sla_ok),
     statsCsvFlag(item.devis_ok),
     item.interventions_count,
-  ]);
-  return toCsvDocument(STATS_CSV_HEADER, rows, { bom: options.bom ?? true });
+  ];
 }

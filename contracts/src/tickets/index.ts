@@ -9,3 +9,5 @@ export * from './ticket-display.js';
 export * from './quote-countdown.js';
 export * from './deadline-bar.js';
 export * from './num-chrono.js';
+export * from './chrono-events.js';
+export * from './ticket-summary.js';

@@ -4,6 +4,10 @@ import { formatNumChrono, parseNumChrono, ticketAgencyCode } from './num-chrono.
 describe('ticketAgencyCode', () => {
   it('takes three capital letters from the name, accents and spaces dropped', () => {
     expect(ticketAgencyCode('Lyon Est')).toBe('LYO');
+    expect(ticketAgencyCode('Agence Lyon Centre')).toBe('LYO');
+    expect(ticketAgencyCode("Agence d'Annecy")).toBe('ANN');
+    expect(ticketAgencyCode('Agence de Villeurbanne')).toBe('VIL');
+    expect(ticketAgencyCode('Agence')).toBe('AGE');
     expect(ticketAgencyCode('Évry')).toBe('EVR');
     expect(ticketAgencyCode("l'Haÿ-les-Roses")).toBe('LHA');
   });

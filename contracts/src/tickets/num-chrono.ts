@@ -22,11 +22,10 @@ export const NUM_CHRONO_PATTERN = /^([A-Z]{3})-(\d{4})-(\d{5,})$/;
  * have no code field in the spec, so the name is the only readable source.
  */
 export function ticketAgencyCode(agencyName: string): string {
-  const letters = agencyName
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toUpperCase()
-    .replace(/[^A-Z]/g, '');
+  const plain = agencyName.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase();
+  // "Agence Lyon Centre" reads as LYO, not AGE: the generic word carries no information.
+  const meaningful = plain.replace(/^\s*AGENCE\b[\s'’-]*(D['’]\s*|DE\s+|DU\s+|DES\s+)?/, '');
+  const letters = (meaningful.replace(/[^A-Z]/g, '') || plain.replace(/[^A-Z]/g, ''));
   return letters.slice(0, 3).padEnd(3, 'X');
 }
 

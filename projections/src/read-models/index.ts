@@ -10,11 +10,14 @@ import { interlocuteursProjector } from './interlocuteurs/interlocuteurs-project
 import { qrcodesProjector } from './qrcodes/qrcodes-projector.js';
 import { metiersProjector } from './metiers/metiers-projector.js';
 import { templatesProjector } from './templates/templates-projector.js';
+import { reportsProjector } from './reports/reports-projector.js';
+import { ticketSlaProjector } from './ticket-sla/ticket-sla-projector.js';
 
 export * from './queryable.js';
 export * from './agences/agences-queries.js';
 export * from './users/users-queries.js';
 export * from './tickets/tickets-queries.js';
+export * from './tickets/open-ticket-checks.js';
 export * from './tickets/ticket-interventions-queries.js';
 export * from './clients/clients-queries.js';
 export * from './sites/sites-queries.js';
@@ -23,10 +26,12 @@ export * from './interlocuteurs/interlocuteurs-queries.js';
 export * from './qrcodes/qrcodes-queries.js';
 export * from './metiers/metiers-queries.js';
 export * from './templates/templates-queries.js';
+export * from './reports/reports-queries.js';
+export * from './ticket-sla/ticket-sla-queries.js';
 
 /**
  * Every read model the product serves. The runner applies them together, in
  * one transaction per batch; changing a projector's `version` rebuilds them all
  * at the next start.
  */
-export const readModelProjectors: readonly Projector[] = [agencesProjector, usersProjector, ticketsProjector, ticketInterventionsProjector, clientsProjector, sitesProjector, installationsProjector, interlocuteursProjector, qrcodesProjector, metiersProjector, templatesProjector];
+export const readModelProjectors: readonly Projector[] = [agencesProjector, usersProjector, ticketsProjector, ticketInterventionsProjector, clientsProjector, sitesProjector, installationsProjector, interlocuteursProjector, qrcodesProjector, metiersProjector, templatesProjector, ticketSlaProjector, reportsProjector];

@@ -1,8 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
+import { ticketCommandRoutes } from './ticket-command-routes.js';
+import { ticketCreateRoute } from './ticket-create-route.js';
+import { ticketHistoryRoute } from './ticket-history-route.js';
+import { ticketReadRoutes } from './ticket-read-routes.js';
 
-/** Ticket routes that need a signed-in user (spec tickets.md §7). */
-export async function ticketRoutes(_secured: FastifyInstance, _deps: AppDeps): Promise<void> {}
+export { publicTicketRoutes } from './public-ticket-routes.js';
 
-/** Public ticket routes: the QR form and its captcha. */
-export async function publicTicketRoutes(_open: FastifyInstance, _deps: AppDeps): Promise<void> {}
+/** Ticket routes that need a signed-in user (spec tickets.md §7; docs/tickets-api.md). */
+export async function ticketRoutes(secured: FastifyInstance, deps: AppDeps): Promise<void> {
+  await ticketReadRoutes(secured, deps);
+  await ticketCreateRoute(secured, deps);
+  await ticketCommandRoutes(secured, deps);
+  await ticketHistoryRoute(secured, deps);
+}

@@ -45,6 +45,28 @@ export async function listUnusedQrCodes(db: Queryable, scope: AgenceScope): Prom
   return rows;
 }
 
+/**
+ * POST /api/qrcodes/export: every code of the agencies in scope with the
+ * installation, site and client it is stuck on (null for an unused one, or
+ * one whose installation is no longer shown), oldest first.
+ */
+export async function listQrCodesForExport(
+  db: Queryable,
+  scope: AgenceScope,
+): Promise<(QrCodeRow & { installation_nom: string | null; site_nom: string | null; client_nom: string | null })[]> {
+  const params: unknown[] = [];
+  const { rows } = await db.query(
+    `SELECT q.id, q.url, q.qr_key, i.nom AS installation_nom, s.nom AS site_nom, c.nom AS client_nom
+       FROM rm.qrcodes q
+       LEFT JOIN rm.installations i ON i.id = q.installation_id AND ${visibleInstallation('i')}
+       LEFT JOIN rm.sites s ON s.id = i.site_id
+       LEFT JOIN rm.clients c ON c.id = i.client_id
+      WHERE true${scopeClause(scope, 'q.agence_id', params)} ORDER BY q.generated_at, q.id`,
+    params,
+  );
+  return rows;
+}
+
 const FACTS = `SELECT q.id, q.url, q.qr_key, q.agence_id, q.installation_id, i.id AS live_installation_id
   FROM rm.qrcodes q LEFT JOIN rm.installations i ON i.id = q.installation_id AND ${visibleInstallation('i')}`;
 

@@ -1,0 +1,72 @@
+import {
+  MANAGEMENT_MESSAGES as M,
+  NotFoundError,
+  installationEventSchema,
+  installationStreamId,
+  type InstallationBody,
+  type InstallationEvent,
+} from '@fsm/contracts';
+import type { RecordedEvent } from '@fsm/eventstore';
+import { findMetier, hasOpenTickets } from '@fsm/projections';
+import { installationDecider } from '../../domain/installation/index.js';
+import { execute, type CommandResult } from '../execute.js';
+import { requireInstallation, requireSite, type ManagementCaller } from './client-scope.js';
+
+export const toInstallationEvent = (recorded: RecordedEvent): InstallationEvent =>
+  installationEventSchema.parse({ type: recorded.type, data: recorded.data });
+
+async function requireMetier(caller: ManagementCaller, metierId: string): Promise<void> {
+  if (!(await findMetier(caller.db, metierId))) throw new NotFoundError(M.metierNotFound);
+}
+
+/** The site must be live and in the caller's agencies, the métier live. */
+export async function createInstallation(
+  caller: ManagementCaller,
+  input: { installationId: string; fields: InstallationBody },
+): Promise<CommandResult<InstallationEvent>> {
+  await requireSite(caller, input.fields.site_id);
+  await requireMetier(caller, input.fields.id_metier);
+  return execute(
+    caller.context,
+    installationDecider,
+    installationStreamId(input.installationId),
+    { type: 'CreateInstallation', data: { installationId: input.installationId, fields: input.fields, createdAt: caller.now.toISOString() } },
+    caller.actor,
+    toInstallationEvent,
+  );
+}
+
+/**
+ * A new site or métier is checked like on creation; keeping a métier that was
+ * deleted since is allowed (the installation still names it), a deleted one
+ * cannot be picked anew.
+ */
+export async function updateInstallation(
+  caller: ManagementCaller,
+  input: { installationId: string; fields: InstallationBody },
+): Promise<CommandResult<InstallationEvent>> {
+  const current = await requireInstallation(caller, input.installationId);
+  if (input.fields.site_id !== current.site_id) await requireSite(caller, input.fields.site_id);
+  if (input.fields.id_metier !== current.id_metier) await requireMetier(caller, input.fields.id_metier);
+  return execute(
+    caller.context,
+    installationDecider,
+    installationStreamId(input.installationId),
+    { type: 'UpdateInstallation', data: { installationId: input.installationId, fields: input.fields, updatedAt: caller.now.toISOString() } },
+    caller.actor,
+    toInstallationEvent,
+  );
+}
+
+export async function deleteInstallation(caller: ManagementCaller, input: { installationId: string }): Promise<CommandResult<InstallationEvent>> {
+  await requireInstallation(caller, input.installationId);
+  const openTickets = await hasOpenTickets(caller.db, { installationId: input.installationId });
+  return execute(
+    caller.context,
+    installationDecider,
+    installationStreamId(input.installationId),
+    { type: 'DeleteInstallation', data: { installationId: input.installationId, hasOpenTickets: openTickets, deletedAt: caller.now.toISOString() } },
+    caller.actor,
+    toInstallationEvent,
+  );
+}

@@ -1,0 +1,41 @@
+import { ForbiddenError, MANAGEMENT_MESSAGES as M, ValidationError, userStreamId } from '@fsm/contracts';
+import { listAgences, type AgenceScope, type Queryable } from '@fsm/projections';
+import { userDecider } from '../../domain/user/index.js';
+import { execute, type Actor, type CommandContext } from '../execute.js';
+import { toUserEvent } from '../user-commands.js';
+
+export const OWN_AGENCE_ONLY = 'Vous ne pouvez agir que sur votre propre agence.';
+
+/*
+ * Creating, editing and deleting télésurveillance accounts share the account
+ * handlers of ../user-commands.ts (credentials and e-mail reservation).
+ */
+
+/**
+ * Replaces the account's agencies (§4). Every id must be a live agency. A
+ * caller limited to some agencies (not admin_plus) changes only those: the
+ * assignments to other agencies, which it cannot see, are kept as they were.
+ */
+export async function setTelesurvAgences(
+  context: CommandContext,
+  db: Queryable,
+  actor: Actor,
+  input: { userId: string; agences: readonly string[]; current: readonly string[]; scope: AgenceScope; at: Date },
+) {
+  const live = new Set((await listAgences(db, 'all')).map((agence) => agence.id));
+  if (input.agences.some((id) => !live.has(id))) throw new ValidationError(M.telesurvAgenceInvalid);
+  let agences = [...input.agences];
+  if (input.scope !== 'all') {
+    const scope = input.scope;
+    if (agences.some((id) => !scope.includes(id))) throw new ForbiddenError(OWN_AGENCE_ONLY);
+    agences = [...input.current.filter((id) => !scope.includes(id)), ...agences];
+  }
+  return execute(
+    context,
+    userDecider,
+    userStreamId(input.userId),
+    { type: 'SetTelesurvAgences', data: { userId: input.userId, agences, updatedAt: input.at.toISOString() } },
+    actor,
+    toUserEvent,
+  );
+}

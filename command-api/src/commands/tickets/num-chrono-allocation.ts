@@ -1,0 +1,59 @@
+import { ChronoAllocatedSchema, chronoStreamId, formatNumChrono } from '@fsm/contracts';
+import { ConcurrencyError, StreamNotFoundError, type EventStore, type RecordedEvent } from '@fsm/eventstore';
+import type { Actor } from '../execute.js';
+
+/**
+ * Draws the next `num_chrono` of an (agency code, year) counter: reads the
+ * last `ChronoAllocated` of `chrono-<CODE>-<YEAR>` and appends the next one
+ * with that revision as the expected revision. Two openings racing for the
+ * same number: one append wins, the other gets a ConcurrencyError and draws
+ * again (a few attempts, with a small random pause so they spread out). The
+ * counter is therefore race-free and rebuilt from the log like everything
+ * else; a number drawn for an opening that then fails is skipped, never
+ * handed out twice.
+ */
+export const CHRONO_MAX_ATTEMPTS = 10;
+
+export interface ChronoRequest {
+  agencyCode: string;
+  year: number;
+  ticketId: string;
+}
+
+async function lastAllocation(store: EventStore, stream: string): Promise<RecordedEvent | null> {
+  try {
+    const [last] = await store.readStream(stream, { direction: 'backwards', maxCount: 1 });
+    return last ?? null;
+  } catch (error) {
+    if (error instanceof StreamNotFoundError) return null;
+    throw error;
+  }
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function allocateNumChrono(store: EventStore, newId: () => string, actor: Actor, request: ChronoRequest): Promise<string> {
+  const stream = chronoStreamId(request.agencyCode, request.year);
+  for (let attempt = 1; ; attempt++) {
+    const last = await lastAllocation(store, stream);
+    const seq = last === null ? 1 : ChronoAllocatedSchema.parse({ type: last.type, data: last.data }).data.seq + 1;
+    try {
+      await store.appendToStream(
+        stream,
+        [
+          {
+            id: newId(),
+            type: 'ChronoAllocated',
+            data: { seq, ticketId: request.ticketId },
+            metadata: { userId: actor.userId, userName: actor.userName, correlationId: actor.correlationId, causationId: null },
+          },
+        ],
+        { expectedRevision: last === null ? 'no_stream' : last.revision },
+      );
+      return formatNumChrono({ agencyCode: request.agencyCode, year: request.year, sequence: seq });
+    } catch (error) {
+      if (!(error instanceof ConcurrencyError) || attempt >= CHRONO_MAX_ATTEMPTS) throw error;
+      await pause(Math.floor(Math.random() * 10 * attempt));
+    }
+  }
+}

@@ -1,0 +1,113 @@
+import {
+  MANAGEMENT_MESSAGES,
+  NotFoundError,
+  ValidationError,
+  isUrgentTicket,
+  ticketAgencyCode,
+  ticketLocalYear,
+  ticketStreamId,
+  type TicketPerson,
+  type TicketRequester,
+  type TicketSource,
+} from '@fsm/contracts';
+import { findAgenceHoraires, findInstallation, type AgenceScope } from '@fsm/projections';
+import type { AppDeps } from '../../app-deps.js';
+import { ticketDecider, type OpenTicket } from '../../domain/ticket/index.js';
+import { storePhoto } from '../../files/uploads.js';
+import { commandContext } from '../command-context.js';
+import { execute, type Actor } from '../execute.js';
+import { allocateNumChrono } from './num-chrono-allocation.js';
+import { resolveTechnicien, toTicketEvent } from './ticket-command-support.js';
+
+export interface OpenTicketInput {
+  source: TicketSource;
+  installationId: string;
+  /**
+   * Agencies the caller may open tickets for: staff their own (admin_plus
+   * every one), télésurveillance its assigned agencies, the public form 'all'
+   * (its QR key already chose the installation).
+   */
+  scope: AgenceScope;
+  requester: TicketRequester;
+  probleme: string;
+  /** The photo's bytes, checked by content before anything is written. */
+  photo: Buffer | null;
+  /** Registration instant (the manual form's date and time); null = now. */
+  openedAt: string | null;
+  /** Who registered it; null for the public form. */
+  operateur: TicketPerson | null;
+  /** Staff ticked "urgent" at creation; the on-call rule can only add urgency. */
+  urgentFlag: boolean;
+  remarqueTech: string | null;
+  /** Staff chose a technician at creation: the ticket is opened and taken in charge at once. */
+  technicienId: string | null;
+}
+
+/** Not in the spec: a registration date-time ahead of the server's clock (a little slack for clock drift). */
+export const REGISTRATION_IN_FUTURE = 'La date d’enregistrement ne peut pas être dans le futur.';
+const FUTURE_SLACK_MS = 5 * 60_000;
+
+export interface OpenedTicket {
+  ticketId: string;
+  numChrono: string;
+}
+
+/**
+ * Opens a ticket with the facts of its installation as they are now (names,
+ * address, on-call flag, métier, delay), so later renames never rewrite it.
+ * Everything that can refuse the request (scope, technician, photo) is checked
+ * before a number is drawn, so a refused request costs no `num_chrono`.
+ */
+export async function openTicket(deps: AppDeps, actor: Actor, input: OpenTicketInput): Promise<OpenedTicket> {
+  const clock = deps.clock();
+  if (input.openedAt !== null && Date.parse(input.openedAt) > clock.getTime() + FUTURE_SLACK_MS) throw new ValidationError(REGISTRATION_IN_FUTURE);
+  const installation = await findInstallation(deps.pool, input.installationId, input.scope);
+  if (!installation) throw new NotFoundError(MANAGEMENT_MESSAGES.installationNotFound);
+  const technicien = input.technicienId === null ? null : await resolveTechnicien(deps.pool, input.technicienId, installation.agence_id);
+  const photo = input.photo === null ? null : await storePhoto(deps.blobs, input.photo);
+
+  const now = clock.toISOString();
+  const openedAt = input.openedAt ?? now;
+  const horaires = await findAgenceHoraires(deps.pool, installation.agence_id);
+  const urgent = input.urgentFlag || isUrgentTicket({ astreinte: installation.astreinte, openedAt, horaires });
+  // The installation's delay, else its métier's; the contracts require one on
+  // every installation, the fallback keeps older data readable.
+  const delai = installation.delai ?? installation.metier_delai_inter ?? null;
+
+  const ticketId = deps.newId();
+  const numChrono = await allocateNumChrono(deps.store, deps.newId, actor, {
+    agencyCode: ticketAgencyCode(installation.agence_nom ?? ''),
+    year: ticketLocalYear(openedAt),
+    ticketId,
+  });
+  const command: OpenTicket = {
+    type: 'OpenTicket',
+    data: {
+      ticketId,
+      numChrono,
+      source: input.source,
+      agenceId: installation.agence_id,
+      client: { id: installation.client_id, nom: installation.client_nom },
+      site: {
+        id: installation.site_id,
+        nom: installation.site_nom,
+        adresse: installation.site_adresse,
+        code_postal: installation.site_code_postal,
+        ville: installation.site_ville,
+      },
+      installation: { id: installation.id, nom: installation.nom, astreinte: installation.astreinte === 1 ? 1 : 0 },
+      metier: installation.metier_nom === null ? null : { id: installation.id_metier, nom: installation.metier_nom },
+      delai,
+      urgent,
+      probleme: input.probleme,
+      photo,
+      requester: input.requester,
+      operateur: input.operateur,
+      openedAt,
+      ...(input.remarqueTech === null ? {} : { remarqueTech: input.remarqueTech }),
+      inCharge: technicien === null ? null : { technicien, takenAt: now },
+    },
+  };
+  await execute(commandContext(deps), ticketDecider, ticketStreamId(ticketId), command, actor, toTicketEvent);
+  return { ticketId, numChrono };
+}

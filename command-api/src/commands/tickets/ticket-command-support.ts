@@ -1,0 +1,20 @@
+import { TicketEventSchema, ValidationError, type TicketEvent, type TicketPerson } from '@fsm/contracts';
+import type { RecordedEvent } from '@fsm/eventstore';
+import { findUserById, type Queryable } from '@fsm/projections';
+
+/** Parses a recorded event of a ticket stream (the one place an upcaster would go). */
+export const toTicketEvent = (recorded: RecordedEvent): TicketEvent => TicketEventSchema.parse({ type: recorded.type, data: recorded.data });
+
+/** Not in the spec: the technician picked does not work for the ticket's agency (or is not staff). */
+export const TECHNICIEN_NOT_IN_AGENCE = 'Ce technicien n’appartient pas à l’agence du ticket.';
+
+/**
+ * The technician chosen for a ticket (take in charge, a visit, manual
+ * creation): a live staff user of the ticket's agency, named as they are now
+ * (the event keeps that name as a fact of the day).
+ */
+export async function resolveTechnicien(db: Queryable, technicienId: string, agenceId: string): Promise<TicketPerson> {
+  const user = await findUserById(db, technicienId);
+  if (!user || user.role === 'telesurveillance' || user.agence_id !== agenceId) throw new ValidationError(TECHNICIEN_NOT_IN_AGENCE);
+  return { id: user.id, prenom: user.prenom, nom: user.nom };
+}

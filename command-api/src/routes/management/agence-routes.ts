@@ -1,0 +1,138 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  ForbiddenError,
+  MANAGEMENT_MESSAGES as M,
+  NotFoundError,
+  agenceBodySchema,
+  agenceHorairesBodySchema,
+  agenceHorairesResponseSchema,
+  agenceSchema,
+  agencesResponseSchema,
+  hasAnyPermission,
+  hasPermission,
+  managementIdParamsSchema,
+  managementResultResponseSchema,
+  type Agence,
+} from '@fsm/contracts';
+import { findAgence, findAgenceHoraires, listAgences, type AgenceRow } from '@fsm/projections';
+import type { AppDeps } from '../../app-deps.js';
+import { ACCESS_DENIED, inScope, principalOf, scopeOf, type Principal } from '../../auth/principal.js';
+import { commandContext } from '../../commands/command-context.js';
+import { createAgence, deleteAgence, setAgenceHoraires, updateAgence } from '../../commands/management/agence-commands.js';
+import { actorOf } from '../actor.js';
+
+/** management.md §8, verbatim: the agencies screen shows it on a 403. */
+export const AGENCE_SAVE_FORBIDDEN = "Accès refusé: vous n'avez pas la permission de créer/modifier/supprimer une agence.";
+
+/*
+ * Who does what (management.md §6, docs/api-additions.md):
+ * - reading: agences.view (admin_plus always), or the template builder's
+ *   permissions (its 'Agence' action lists agencies); télésurveillance accounts
+ *   read their assigned agencies. Everybody sees only the agencies of their scope.
+ * - writing: agences.edit (admin_plus always), on agencies of one's scope.
+ *   Creating an agency is admin_plus's: a new agency is outside everybody
+ *   else's own agency, so they could neither see nor manage it.
+ * - the template builder (templates.manage) may change id_template only.
+ */
+
+const guard = (check: (principal: Principal) => void) => async (request: FastifyRequest) => check(principalOf(request));
+
+function canReadAgences(principal: Principal): boolean {
+  return principal.role === 'telesurveillance' || hasAnyPermission(principal, ['agences.view', 'templates.view', 'templates.manage']);
+}
+
+const readGuard = guard((principal) => {
+  if (!canReadAgences(principal)) throw new ForbiddenError(ACCESS_DENIED);
+});
+const editGuard = guard((principal) => {
+  if (!hasPermission(principal, 'agences.edit')) throw new ForbiddenError(AGENCE_SAVE_FORBIDDEN);
+});
+const createGuard = guard((principal) => {
+  if (!hasPermission(principal, 'agences.edit') || principal.role !== 'admin_plus') throw new ForbiddenError(AGENCE_SAVE_FORBIDDEN);
+});
+const updateGuard = guard((principal) => {
+  if (!hasAnyPermission(principal, ['agences.edit', 'templates.manage'])) throw new ForbiddenError(AGENCE_SAVE_FORBIDDEN);
+});
+
+const toAgence = (row: AgenceRow): Agence => ({
+  id: row.id,
+  nom: row.nom,
+  adresse: row.adresse,
+  cp_postal: row.cp_postal,
+  ville: row.ville,
+  telephone: row.telephone,
+  id_template: row.id_template,
+});
+
+/** A live agency of the caller's scope; unknown and out-of-scope alike are 404, so ids outside one's agency tell nothing. */
+async function agenceInScope(deps: AppDeps, principal: Principal, id: string): Promise<AgenceRow> {
+  const row = inScope(scopeOf(principal), id) ? await findAgence(deps.pool, id) : null;
+  if (!row) throw new NotFoundError(M.agenceNotFound);
+  return row;
+}
+
+export async function agenceRoutes(secured: FastifyInstance, deps: AppDeps): Promise<void> {
+  const app = secured.withTypeProvider<ZodTypeProvider>();
+  const context = commandContext(deps);
+
+  app.get('/api/agences', { preValidation: readGuard, schema: { response: { 200: agencesResponseSchema } } }, async (request) => {
+    return (await listAgences(deps.pool, scopeOf(principalOf(request)))).map(toAgence);
+  });
+
+  app.post('/api/agences', { preValidation: createGuard, schema: { body: agenceBodySchema, response: { 201: agenceSchema } } }, async (request, reply) => {
+    const agenceId = deps.newId();
+    await createAgence(context, deps.pool, actorOf(request), { agenceId, fields: request.body, at: deps.clock() });
+    const { id_template, ...fields } = request.body;
+    return reply.status(201).send({ id: agenceId, ...fields, id_template: id_template ?? null });
+  });
+
+  app.put(
+    '/api/agences/:id',
+    { preValidation: updateGuard, schema: { params: managementIdParamsSchema, body: agenceBodySchema, response: { 200: agenceSchema } } },
+    async (request) => {
+      const principal = principalOf(request);
+      const current = await agenceInScope(deps, principal, request.params.id);
+      const { id_template, ...fields } = request.body;
+      if (!hasPermission(principal, 'agences.edit')) {
+        // The template builder's save: the whole agency comes back, only its template may differ.
+        const unchanged = (Object.keys(fields) as (keyof typeof fields)[]).every((key) => fields[key] === current[key]);
+        if (!unchanged) throw new ForbiddenError(AGENCE_SAVE_FORBIDDEN);
+      }
+      await updateAgence(context, deps.pool, actorOf(request), { agenceId: current.id, fields: request.body, currentTemplateId: current.id_template, at: deps.clock() });
+      return { id: current.id, ...fields, id_template: id_template === undefined ? current.id_template : id_template };
+    },
+  );
+
+  app.delete(
+    '/api/agences/:id',
+    { preValidation: editGuard, schema: { params: managementIdParamsSchema, response: { 200: managementResultResponseSchema } } },
+    async (request) => {
+      const current = await agenceInScope(deps, principalOf(request), request.params.id);
+      await deleteAgence(context, deps.pool, actorOf(request), { agenceId: current.id, at: deps.clock() });
+      return { success: true };
+    },
+  );
+
+  app.get(
+    '/api/agences/:id/horaires',
+    { preValidation: readGuard, schema: { params: managementIdParamsSchema, response: { 200: agenceHorairesResponseSchema } } },
+    async (request) => {
+      const current = await agenceInScope(deps, principalOf(request), request.params.id);
+      const horaires = await findAgenceHoraires(deps.pool, current.id);
+      if (!horaires) throw new NotFoundError(M.agenceNotFound);
+      return horaires;
+    },
+  );
+
+  app.put(
+    '/api/agences/:id/horaires',
+    { preValidation: editGuard, schema: { params: managementIdParamsSchema, body: agenceHorairesBodySchema, response: { 200: agenceHorairesResponseSchema } } },
+    async (request) => {
+      const current = await agenceInScope(deps, principalOf(request), request.params.id);
+      await setAgenceHoraires(context, actorOf(request), { agenceId: current.id, horaires: request.body, at: deps.clock() });
+      // The body, once parsed, is the whole week as stored: five days in order, left-out days closed.
+      return request.body;
+    },
+  );
+}

@@ -1,0 +1,108 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  MANAGEMENT_MESSAGES as M,
+  NotFoundError,
+  interlocuteurBodySchema,
+  interlocuteurSchema,
+  interlocuteursResponseSchema,
+  managementIdParamsSchema,
+  toInterlocuteurAffectations,
+  type Interlocuteur,
+  type InterlocuteurEvent,
+} from '@fsm/contracts';
+import {
+  findClient,
+  findInstallation,
+  findInterlocuteur,
+  findSite,
+  listInterlocuteursByClient,
+  listInterlocuteursByInstallation,
+  listInterlocuteursBySite,
+  listInterlocuteursBySiteOnly,
+} from '@fsm/projections';
+import type { AppDeps } from '../../app-deps.js';
+import type { CommandResult } from '../../commands/execute.js';
+import { createInterlocuteur, deleteInterlocuteur, updateInterlocuteur } from '../../commands/management/interlocuteur-commands.js';
+import { DELETED, editorOf, readScope } from './client-access.js';
+
+const DeletedResponse = z.object({ success: z.literal(true) });
+
+async function interlocuteurAnswer(deps: AppDeps, interlocuteurId: string, result: CommandResult<InterlocuteurEvent>): Promise<Interlocuteur> {
+  const row = await findInterlocuteur(deps.pool, interlocuteurId);
+  if (row) {
+    const { agence_id: _agenceId, ...interlocuteur } = row;
+    return interlocuteur;
+  }
+  const last = result.events.at(-1);
+  if (!last || last.type === 'InterlocuteurDeleted') throw new NotFoundError(M.interlocuteurNotFound);
+  const { clientId, nom, prenom, fonction, telephone, email, siteIds, installationIds } = last.data;
+  return {
+    id: interlocuteurId,
+    client_id: clientId,
+    nom,
+    prenom,
+    fonction,
+    telephone,
+    email,
+    affectations: toInterlocuteurAffectations(siteIds, installationIds),
+    nb_sites: siteIds.length,
+    nb_installations: installationIds.length,
+  };
+}
+
+/**
+ * Contacts by level. The télésurveillance form and the ticket detail pick the
+ * most specific level (installation, then site, then client); the manual form
+ * merges site-only and installation. Each parent must be in the caller's
+ * agencies, else 404.
+ */
+export async function interlocuteurRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const listOptions = { schema: { params: managementIdParamsSchema, response: { 200: interlocuteursResponseSchema } } };
+
+  api.get('/api/interlocuteurs/installation/:id', listOptions, async (request) => {
+    const scope = readScope(request, { telesurveillance: true });
+    if (!(await findInstallation(deps.pool, request.params.id, scope))) throw new NotFoundError(M.installationNotFound);
+    return listInterlocuteursByInstallation(deps.pool, request.params.id, scope);
+  });
+
+  api.get('/api/interlocuteurs/site/:id', listOptions, async (request) => {
+    const scope = readScope(request, { telesurveillance: true });
+    if (!(await findSite(deps.pool, request.params.id, scope))) throw new NotFoundError(M.siteNotFound);
+    return listInterlocuteursBySite(deps.pool, request.params.id, scope);
+  });
+
+  api.get('/api/interlocuteurs/site-only/:id', listOptions, async (request) => {
+    const scope = readScope(request, { telesurveillance: true });
+    if (!(await findSite(deps.pool, request.params.id, scope))) throw new NotFoundError(M.siteNotFound);
+    return listInterlocuteursBySiteOnly(deps.pool, request.params.id, scope);
+  });
+
+  api.get('/api/interlocuteurs/client/:id', listOptions, async (request) => {
+    const scope = readScope(request, { telesurveillance: true });
+    if (!(await findClient(deps.pool, request.params.id, scope))) throw new NotFoundError(M.clientNotFound);
+    return listInterlocuteursByClient(deps.pool, request.params.id, scope);
+  });
+
+  api.post('/api/interlocuteurs', { schema: { body: interlocuteurBodySchema, response: { 201: interlocuteurSchema } } }, async (request, reply) => {
+    const interlocuteurId = deps.newId();
+    const result = await createInterlocuteur(editorOf(request, deps), { interlocuteurId, fields: request.body });
+    return reply.status(201).send(await interlocuteurAnswer(deps, interlocuteurId, result));
+  });
+
+  api.put(
+    '/api/interlocuteurs/:id',
+    { schema: { params: managementIdParamsSchema, body: interlocuteurBodySchema, response: { 200: interlocuteurSchema } } },
+    async (request) => {
+      const result = await updateInterlocuteur(editorOf(request, deps), { interlocuteurId: request.params.id, fields: request.body });
+      return interlocuteurAnswer(deps, request.params.id, result);
+    },
+  );
+
+  api.delete('/api/interlocuteurs/:id', { schema: { params: managementIdParamsSchema, response: { 200: DeletedResponse } } }, async (request) => {
+    await deleteInterlocuteur(editorOf(request, deps), { interlocuteurId: request.params.id });
+    return DELETED;
+  });
+}

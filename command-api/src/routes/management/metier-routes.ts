@@ -1,0 +1,75 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  MANAGEMENT_MESSAGES as M,
+  NotFoundError,
+  managementIdParamsSchema,
+  metierBodySchema,
+  metierReorderBodySchema,
+  metierSchema,
+  metiersResponseSchema,
+  type Metier,
+  type MetierEvent,
+} from '@fsm/contracts';
+import { findMetier, listMetiers } from '@fsm/projections';
+import type { AppDeps } from '../../app-deps.js';
+import { principalOf } from '../../auth/principal.js';
+import { commandContext } from '../../commands/command-context.js';
+import type { CommandResult } from '../../commands/execute.js';
+import { createMetier, deleteMetier, reorderMetiers, updateMetier, type MetierCaller } from '../../commands/management/metier-commands.js';
+import { actorOf } from '../actor.js';
+import { DELETED, requireStaffPermission } from './client-access.js';
+
+const DeletedResponse = z.object({ success: z.literal(true) });
+
+/** metier.edit: add, edit, delete and reorder trades, and toggle HO_stats (§6). */
+function metierEditorOf(request: FastifyRequest, deps: AppDeps): MetierCaller {
+  requireStaffPermission(request, 'metier.edit');
+  return { context: commandContext(deps), db: deps.pool, actor: actorOf(request), now: deps.clock() };
+}
+
+async function metierAnswer(deps: AppDeps, metierId: string, result: CommandResult<MetierEvent>): Promise<Metier> {
+  const row = await findMetier(deps.pool, metierId);
+  if (row) return row;
+  const last = result.events.at(-1);
+  if (last?.type !== 'MetierCreated' && last?.type !== 'MetierUpdated') throw new NotFoundError(M.metierNotFound);
+  const { nom, ordre, delai_inter, HO_stats } = last.data;
+  return { id: metierId, nom, ordre, delai_inter, HO_stats };
+}
+
+export async function metierRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  // Every signed-in user, télésurveillance included: the trade of an installation shows in every ticket screen.
+  api.get('/api/metiers', { schema: { response: { 200: metiersResponseSchema } } }, async (request) => {
+    principalOf(request);
+    return listMetiers(deps.pool);
+  });
+
+  api.post('/api/metiers', { schema: { body: metierBodySchema, response: { 201: metierSchema } } }, async (request, reply) => {
+    const metierId = deps.newId();
+    const result = await createMetier(metierEditorOf(request, deps), { metierId, fields: request.body });
+    return reply.status(201).send(await metierAnswer(deps, metierId, result));
+  });
+
+  // Static, so it is matched before /api/metiers/:id whatever the registration order. Answers the reordered list.
+  api.put('/api/metiers/reorder', { schema: { body: metierReorderBodySchema, response: { 200: metiersResponseSchema } } }, async (request) => {
+    await reorderMetiers(metierEditorOf(request, deps), { items: request.body });
+    return listMetiers(deps.pool);
+  });
+
+  api.put(
+    '/api/metiers/:id',
+    { schema: { params: managementIdParamsSchema, body: metierBodySchema, response: { 200: metierSchema } } },
+    async (request) => {
+      const result = await updateMetier(metierEditorOf(request, deps), { metierId: request.params.id, fields: request.body });
+      return metierAnswer(deps, request.params.id, result);
+    },
+  );
+
+  api.delete('/api/metiers/:id', { schema: { params: managementIdParamsSchema, response: { 200: DeletedResponse } } }, async (request) => {
+    await deleteMetier(metierEditorOf(request, deps), { metierId: request.params.id });
+    return DELETED;
+  });
+}

@@ -1,0 +1,142 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import QRCode from 'qrcode';
+import { z } from 'zod';
+import {
+  CALENDAR_TIME_ZONE,
+  MANAGEMENT_MESSAGES as M,
+  NotFoundError,
+  agenceIdSchema,
+  managementIdParamsSchema,
+  qrCodeAssignBodySchema,
+  qrCodeBatchBodySchema,
+  qrCodeBatchResponseSchema,
+  qrCodeSchema,
+  qrCodeUnusedCountResponseSchema,
+  qrCodesByInstallationResponseSchema,
+  qrCodesCsvFileName,
+  resolveScopedAgenceId,
+  toQrCodesCsv,
+} from '@fsm/contracts';
+import { countUnusedQrCodes, findAgence, findInstallation, findQrCode, listQrCodesByInstallation, listQrCodesForExport, listUnusedQrCodes } from '@fsm/projections';
+import type { AppDeps } from '../../app-deps.js';
+import type { Principal } from '../../auth/principal.js';
+import { requireInstallation } from '../../commands/management/client-scope.js';
+import { assignQrCode, generateQrCodes, requireQrCode, unassignQrCode } from '../../commands/management/qrcode-commands.js';
+import { callerOf, readScope, requireStaffPermission } from './client-access.js';
+
+/*
+ * Codes belong to one agency's pool. The QR codes screen (qrcodes.manage)
+ * generates, counts and exports its agency's unused codes; the installation's
+ * QR modal on the clients screen (clients.edit) assigns and unassigns them.
+ * admin_plus works on its own agency unless it names another (`agence_id`).
+ */
+
+/** Which agency's pool the call is about; others than admin_plus only their own. */
+async function poolAgenceOf(deps: AppDeps, principal: Principal, requested: string | undefined): Promise<string> {
+  const agenceId = resolveScopedAgenceId(principal, requested ?? (principal.role === 'admin_plus' ? principal.agence_id : undefined));
+  if (!(await findAgence(deps.pool, agenceId))) throw new NotFoundError(M.agenceNotFound);
+  return agenceId;
+}
+
+const AgenceQuery = z.object({ agence_id: agenceIdSchema.optional() });
+/** `installation_id` (ours): generate the batch straight onto one installation (the installation's QR modal). */
+const BatchBody = qrCodeBatchBodySchema.extend({ agence_id: agenceIdSchema.optional(), installation_id: z.guid({ error: 'Installation invalide.' }).optional() });
+const QrCodeWithInstallation = qrCodeSchema.extend({ installation_id: z.guid().nullable() });
+const UnusedResponse = z.object({ items: z.array(qrCodeSchema) });
+
+/** yyyy-MM-dd in Paris, for the export's file name. */
+function parisDay(now: Date): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: CALENDAR_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+}
+
+/** Reading a code: the QR codes screen and the clients screen's QR modal. */
+function requireQrReader(request: FastifyRequest): Principal {
+  return requireStaffPermission(request, 'qrcodes.manage', 'clients.view', 'clients.edit');
+}
+
+export async function qrCodeRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get(
+    '/api/qrcodes/by-installation/:id',
+    { schema: { params: managementIdParamsSchema, response: { 200: qrCodesByInstallationResponseSchema } } },
+    async (request) => {
+      requireQrReader(request);
+      const scope = readScope(request);
+      if (!(await findInstallation(deps.pool, request.params.id, scope))) throw new NotFoundError(M.installationNotFound);
+      return { items: await listQrCodesByInstallation(deps.pool, request.params.id) };
+    },
+  );
+
+  api.get('/api/qrcodes/unused-count', { schema: { querystring: AgenceQuery, response: { 200: qrCodeUnusedCountResponseSchema } } }, async (request) => {
+    const principal = requireStaffPermission(request, 'qrcodes.manage');
+    const agenceId = await poolAgenceOf(deps, principal, request.query.agence_id);
+    return { unused: await countUnusedQrCodes(deps.pool, [agenceId]) };
+  });
+
+  // Ours: the codes the installation's QR modal can pick from.
+  api.get('/api/qrcodes/unused', { schema: { querystring: AgenceQuery, response: { 200: UnusedResponse } } }, async (request) => {
+    const principal = requireStaffPermission(request, 'qrcodes.manage', 'clients.edit');
+    const agenceId = await poolAgenceOf(deps, principal, request.query.agence_id);
+    return { items: await listUnusedQrCodes(deps.pool, [agenceId]) };
+  });
+
+  api.post('/api/qrcodes/batch', { schema: { body: BatchBody, response: { 201: qrCodeBatchResponseSchema } } }, async (request, reply) => {
+    const { installation_id: installationId } = request.body;
+    // Straight onto an installation is an installation change too: clients.edit as for assigning.
+    const principal = installationId ? requireStaffPermission(request, 'clients.edit') : requireStaffPermission(request, 'qrcodes.manage');
+    const caller = callerOf(request, deps, principal);
+    const installation = installationId ? await requireInstallation(caller, installationId) : null;
+    const agenceId = installation ? installation.agence_id : await poolAgenceOf(deps, principal, request.body.agence_id);
+    const codes = await generateQrCodes(caller, { count: request.body.count, agenceId, publicUrl: deps.env.PUBLIC_URL });
+    if (installation) for (const code of codes) await assignQrCode(caller, { qrCodeId: code.id, installationId: installation.id });
+    return reply.status(201).send({ codes });
+  });
+
+  api.post('/api/qrcodes/export', { schema: { querystring: AgenceQuery } }, async (request, reply) => {
+    const principal = requireStaffPermission(request, 'qrcodes.manage');
+    const agenceId = await poolAgenceOf(deps, principal, request.query.agence_id);
+    const csv = toQrCodesCsv(await listQrCodesForExport(deps.pool, [agenceId]));
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${qrCodesCsvFileName(parisDay(deps.clock()))}"`)
+      .header('cache-control', 'no-store')
+      .send(csv);
+  });
+
+  api.post(
+    '/api/qrcodes/:id/assign',
+    { schema: { params: managementIdParamsSchema, body: qrCodeAssignBodySchema, response: { 200: QrCodeWithInstallation } } },
+    async (request) => {
+      const caller = callerOf(request, deps, requireStaffPermission(request, 'clients.edit'));
+      await assignQrCode(caller, { qrCodeId: request.params.id, installationId: request.body.installation_id });
+      const { id, url, qr_key, installation_id } = await requireQrCode(caller, request.params.id);
+      return { id, url, qr_key, installation_id };
+    },
+  );
+
+  api.delete(
+    '/api/qrcodes/:id/assign',
+    { schema: { params: managementIdParamsSchema, response: { 200: QrCodeWithInstallation } } },
+    async (request) => {
+      const caller = callerOf(request, deps, requireStaffPermission(request, 'clients.edit'));
+      await unassignQrCode(caller, { qrCodeId: request.params.id });
+      const { id, url, qr_key, installation_id } = await requireQrCode(caller, request.params.id);
+      return { id, url, qr_key, installation_id };
+    },
+  );
+
+  // Rendered here from the code's URL: no third-party QR service sees the keys.
+  api.get('/api/qrcodes/:id/image.svg', { schema: { params: managementIdParamsSchema } }, async (request, reply) => {
+    requireQrReader(request);
+    const code = await findQrCode(deps.pool, request.params.id, readScope(request));
+    if (!code) throw new NotFoundError(M.qrCodeNotFound);
+    const svg = await QRCode.toString(code.url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+    return reply
+      .header('content-type', 'image/svg+xml; charset=utf-8')
+      .header('cache-control', 'private, max-age=86400')
+      .header('x-content-type-options', 'nosniff')
+      .send(svg);
+  });
+}

@@ -1,0 +1,135 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ForbiddenError,
+  MANAGEMENT_MESSAGES as M,
+  NotFoundError,
+  agenceOptionSchema,
+  hasPermission,
+  managementIdParamsSchema,
+  managementResultResponseSchema,
+  telesurvAccountsResponseSchema,
+  telesurvAgenceAssignmentsResponseSchema,
+  telesurvAgencesBodySchema,
+  telesurvCreateBodySchema,
+  telesurvUpdateBodySchema,
+} from '@fsm/contracts';
+import { findUserById, listAgences, listTelesurvAccounts, type UserRow } from '@fsm/projections';
+import type { AppDeps } from '../../app-deps.js';
+import { ACCESS_DENIED, principalOf, scopeOf, type Principal } from '../../auth/principal.js';
+import { commandContext } from '../../commands/command-context.js';
+import { setTelesurvAgences } from '../../commands/management/telesurv-commands.js';
+import { createTelesurvAccount, deleteTelesurvAccount, updateTelesurvAccount } from '../../commands/user-commands.js';
+import { actorOf } from '../actor.js';
+import { failureCarriesSuccessFalse } from './user-routes.js';
+
+/*
+ * Remote-surveillance accounts (management.md §2, §4, §7): every route needs
+ * telesurveillance.edit. Accounts span agencies, so a holder sees every
+ * account; the agencies it lists, counts and assigns are those of its own
+ * scope (all of them for admin_plus). The account itself reads its agencies
+ * from /api/telesurv/me/agences.
+ */
+
+const guard = (check: (principal: Principal) => void) => async (request: FastifyRequest) => check(principalOf(request));
+const editGuard = guard((principal) => {
+  if (!hasPermission(principal, 'telesurveillance.edit')) throw new ForbiddenError(ACCESS_DENIED);
+});
+const selfGuard = guard((principal) => {
+  if (principal.role !== 'telesurveillance') throw new ForbiddenError(ACCESS_DENIED);
+});
+
+const createdResponseSchema = z.object({ success: z.literal(true), id: z.guid() });
+
+async function telesurvAccount(deps: AppDeps, id: string): Promise<UserRow> {
+  const row = await findUserById(deps.pool, id);
+  if (!row || row.role !== 'telesurveillance') throw new NotFoundError(M.telesurvNotFound);
+  return row;
+}
+
+export async function telesurvRoutes(secured: FastifyInstance, deps: AppDeps): Promise<void> {
+  const app = secured.withTypeProvider<ZodTypeProvider>();
+  const context = commandContext(deps);
+  const withResult = { onSend: failureCarriesSuccessFalse };
+
+  app.get('/api/telesurv', { preValidation: editGuard, schema: { response: { 200: telesurvAccountsResponseSchema } } }, async (request) => {
+    const visible = new Set((await listAgences(deps.pool, scopeOf(principalOf(request)))).map((agence) => agence.id));
+    return (await listTelesurvAccounts(deps.pool)).map((row) => ({
+      id: row.id,
+      nom: row.nom,
+      email: row.email,
+      telephone: row.telephone,
+      // Deleted agencies, and those the caller cannot see, do not count.
+      agences_count: row.telesurv_agence_ids.filter((id) => visible.has(id)).length,
+    }));
+  });
+
+  app.get('/api/telesurv/me/agences', { preValidation: selfGuard, schema: { response: { 200: z.array(agenceOptionSchema) } } }, async (request) => {
+    const principal = principalOf(request);
+    return (await listAgences(deps.pool, principal.telesurvAgenceIds)).map(({ id, nom }) => ({ id, nom }));
+  });
+
+  app.post(
+    '/api/telesurv',
+    { preValidation: editGuard, ...withResult, schema: { body: telesurvCreateBodySchema, response: { 201: createdResponseSchema } } },
+    async (request, reply) => {
+      const { motdepasse, ...fields } = request.body;
+      const userId = deps.newId();
+      await createTelesurvAccount(context, deps.pool, actorOf(request), { userId, fields, password: motdepasse, at: deps.clock() });
+      return reply.status(201).send({ success: true as const, id: userId });
+    },
+  );
+
+  app.put(
+    '/api/telesurv/:id',
+    { preValidation: editGuard, ...withResult, schema: { params: managementIdParamsSchema, body: telesurvUpdateBodySchema, response: { 200: managementResultResponseSchema } } },
+    async (request) => {
+      const account = await telesurvAccount(deps, request.params.id);
+      const { motdepasse, ...fields } = request.body;
+      await updateTelesurvAccount(context, deps.pool, actorOf(request), { userId: account.id, fields, password: motdepasse, at: deps.clock() });
+      return { success: true };
+    },
+  );
+
+  app.delete(
+    '/api/telesurv/:id',
+    { preValidation: editGuard, ...withResult, schema: { params: managementIdParamsSchema, response: { 200: managementResultResponseSchema } } },
+    async (request) => {
+      const account = await telesurvAccount(deps, request.params.id);
+      await deleteTelesurvAccount(context, deps.pool, actorOf(request), { userId: account.id, at: deps.clock() });
+      return { success: true };
+    },
+  );
+
+  app.get(
+    '/api/telesurv/:id/agences',
+    { preValidation: editGuard, schema: { params: managementIdParamsSchema, response: { 200: telesurvAgenceAssignmentsResponseSchema } } },
+    async (request) => {
+      const account = await telesurvAccount(deps, request.params.id);
+      const assigned = new Set(account.telesurv_agence_ids);
+      return (await listAgences(deps.pool, scopeOf(principalOf(request)))).map(({ id, nom }) => ({ id, nom, assigned: assigned.has(id) }));
+    },
+  );
+
+  app.put(
+    '/api/telesurv/:id/agences',
+    {
+      preValidation: editGuard,
+      ...withResult,
+      schema: { params: managementIdParamsSchema, body: telesurvAgencesBodySchema, response: { 200: managementResultResponseSchema } },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const account = await telesurvAccount(deps, request.params.id);
+      await setTelesurvAgences(context, deps.pool, actorOf(request), {
+        userId: account.id,
+        agences: request.body.agences,
+        current: account.telesurv_agence_ids,
+        scope: scopeOf(principal),
+        at: deps.clock(),
+      });
+      return { success: true };
+    },
+  );
+}

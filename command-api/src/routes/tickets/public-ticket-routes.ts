@@ -1,0 +1,85 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import fastifyRateLimit from '@fastify/rate-limit';
+import {
+  PublicTicketCreateBodySchema,
+  PublicTicketCreateResponseSchema,
+  TICKET_MESSAGES as M,
+  TooManyRequestsError,
+  ValidationError,
+  parseManagementBody,
+} from '@fsm/contracts';
+import { findQrCodeByKey } from '@fsm/projections';
+import type { AppDeps } from '../../app-deps.js';
+import { openTicket } from '../../commands/tickets/open-ticket.js';
+import { createCaptchaService } from '../../commands/tickets/public-captcha.js';
+import { readMultipartForm } from '../../files/uploads.js';
+import { actorOf } from '../actor.js';
+import { CaptchaChallengeAnswerSchema } from './ticket-route-schemas.js';
+
+/** Per IP and minute. The captcha is fetched on each form load, so it gets more room than the submission. */
+export const PUBLIC_RATE_LIMIT = { createPerMinute: 10, captchaPerMinute: 30 } as const;
+
+export function tooManyPublicRequests(ttlMs: number): TooManyRequestsError {
+  const seconds = Math.max(1, Math.ceil(ttlMs / 1000));
+  return new TooManyRequestsError(`Trop de demandes depuis votre connexion. Merci de réessayer dans ${seconds} seconde${seconds > 1 ? 's' : ''}.`);
+}
+
+/**
+ * The anonymous breakdown request reached from a QR code (spec §2 /ticket):
+ * GET /api/public/captcha and POST /api/public/ticket-create. Rate-limited per
+ * IP in their own encapsulated scope, so login and files are not affected.
+ */
+export async function publicTicketRoutes(open: FastifyInstance, deps: AppDeps): Promise<void> {
+  const captcha = createCaptchaService({ db: deps.pool, secret: deps.env.TOKEN_SECRET });
+
+  await open.register(async (scope) => {
+    await scope.register(fastifyRateLimit, {
+      global: true,
+      max: PUBLIC_RATE_LIMIT.createPerMinute,
+      timeWindow: 60_000,
+      // trustProxy is on: behind the reverse proxy this is the visitor's address.
+      keyGenerator: (request) => request.ip,
+      errorResponseBuilder: (_request, context) => tooManyPublicRequests(context.ttl),
+    });
+    const routes = scope.withTypeProvider<ZodTypeProvider>();
+
+    routes.get(
+      '/api/public/captcha',
+      { config: { rateLimit: { max: PUBLIC_RATE_LIMIT.captchaPerMinute, timeWindow: 60_000 } }, schema: { response: { 200: CaptchaChallengeAnswerSchema } } },
+      async (_request, reply) => {
+        reply.header('cache-control', 'no-store');
+        const { parameters, signature } = await captcha.challenge();
+        return { parameters: { ...parameters }, signature };
+      },
+    );
+
+    /**
+     * Checks, in order: the QR key leads to a live installation (400 'Lien non
+     * valide...'), the fields (400 'Merci de remplir...'), the captcha (400
+     * 'Échec reCAPTCHA...', a solution counts once), then the photo by content.
+     */
+    routes.post('/api/public/ticket-create', { schema: { response: { 201: PublicTicketCreateResponseSchema } } }, async (request, reply) => {
+      const form = await readMultipartForm(request);
+      const key = (form.fields.key ?? '').trim();
+      const code = key === '' || key.length > 200 ? null : await findQrCodeByKey(deps.pool, key);
+      if (code === null || code.live_installation_id === null) throw new ValidationError(M.invalidLink);
+      const body = parseManagementBody(PublicTicketCreateBodySchema, form.fields);
+      if (!(await captcha.verifyAndConsume(body['g-recaptcha-response']))) throw new ValidationError(M.captchaFailed);
+      await openTicket(deps, actorOf(request), {
+        source: 'public',
+        installationId: code.live_installation_id,
+        scope: 'all',
+        requester: { nom: body.nom, prenom: body.prenom, email: body.email, telephone: body.telephone },
+        probleme: body.probleme,
+        photo: form.file?.bytes ?? null,
+        openedAt: null,
+        operateur: null,
+        urgentFlag: false,
+        remarqueTech: null,
+        technicienId: null,
+      });
+      return reply.status(201).send({ success: true as const, message: M.publicSuccess });
+    });
+  });
+}

@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  ForbiddenError,
+  ManualTicketCreateBodySchema,
+  TICKET_MESSAGES as M,
+  TicketCreateResponseSchema,
+  parseManagementBody,
+  ticketRegistrationToIso,
+} from '@fsm/contracts';
+import type { AppDeps } from '../../app-deps.js';
+import { ACCESS_DENIED, principalOf, scopeOf } from '../../auth/principal.js';
+import { openTicket } from '../../commands/tickets/open-ticket.js';
+import { readMultipartForm } from '../../files/uploads.js';
+import { actorOf } from '../actor.js';
+
+/**
+ * POST /api/tickets/manual/ticket-create (multipart; JSON without a photo is
+ * accepted too). Staff open tickets for their agency (admin_plus for any),
+ * télésurveillance accounts for the agencies they are assigned to; an
+ * installation outside that scope is "introuvable" (404). Staff may choose a
+ * technician (the ticket is then taken in charge at once) and tick urgent;
+ * télésurveillance does neither: its form has no such field, so a request
+ * that carries one is refused (403) rather than silently trimmed.
+ */
+export async function ticketCreateRoute(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/api/tickets/manual/ticket-create',
+    { schema: { response: { 201: TicketCreateResponseSchema } } },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const form = await readMultipartForm(request);
+      // Multipart text fields cannot go through the route schema; the same contracts schema parses them here.
+      const body = parseManagementBody(ManualTicketCreateBodySchema, form.fields);
+      const staff = principal.role !== 'telesurveillance';
+      if (!staff && (body.id_technicien !== undefined || body.urgent !== undefined)) throw new ForbiddenError(ACCESS_DENIED);
+      const { date_enregistrement: date, heure_enregistrement: time } = body;
+      const opened = await openTicket(deps, actorOf(request), {
+        source: staff ? 'manual' : 'telesurveillance',
+        installationId: body.installation_id,
+        scope: scopeOf(principal),
+        requester: { nom: body.nom, prenom: body.prenom, email: body.email, telephone: body.telephone },
+        probleme: body.probleme,
+        photo: form.file?.bytes ?? null,
+        openedAt: date !== undefined && time !== undefined ? ticketRegistrationToIso(date, time) : null,
+        operateur: { id: principal.id, prenom: principal.prenom, nom: principal.nom },
+        urgentFlag: body.urgent === true,
+        remarqueTech: body.remarque_tech ?? null,
+        technicienId: body.id_technicien ?? null,
+      });
+      return reply.status(201).send({ success: true as const, message: M.manualSuccess, ticket_id: opened.ticketId, num_chrono: opened.numChrono });
+    },
+  );
+}

@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ClosedTicketsQuerySchema, TicketIdParamsSchema, TicketListSearchSchema, defaultClosedTicketsRange } from '@fsm/contracts';
+import { listInterventions, listOpenTickets, searchClosedTickets } from '@fsm/projections';
+import type { AppDeps } from '../../app-deps.js';
+import { principalOf, scopeOf } from '../../auth/principal.js';
+import { InterventionListAnswerSchema, TicketListAnswerSchema, TicketViewSchema } from './ticket-route-schemas.js';
+import { staffOnly, ticketInScope } from './ticket-route-support.js';
+
+/** Lists and details (spec §7). Staff only; every query is limited to the caller's scope. */
+export async function ticketReadRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  /**
+   * Open tickets (list and home). The list's own URL filters apply
+   * (`statut`, `urgent=1`, `devis_attente=1`); like the screen, an unknown
+   * value is ignored, and `statut=clos` matches nothing here (closed tickets
+   * come from /api/tickets/clos).
+   */
+  routes.get(
+    '/api/tickets',
+    { onRequest: staffOnly, schema: { querystring: TicketListSearchSchema, response: { 200: TicketListAnswerSchema } } },
+    async (request) => {
+      const principal = principalOf(request);
+      const { statut, urgent, devis_attente } = request.query;
+      if (statut === 'clos') return { tickets: [] };
+      const tickets = await listOpenTickets(deps.pool, scopeOf(principal), deps.clock(), {
+        ...(statut === undefined ? {} : { statut }),
+        ...(urgent === undefined ? {} : { urgent }),
+        ...(devis_attente === undefined ? {} : { devis_attente }),
+      });
+      return { tickets };
+    },
+  );
+
+  /**
+   * Closed tickets. Without any date the last 30 days (29 days ago through
+   * today, French days); with one bound only, the other side is open.
+   */
+  routes.get(
+    '/api/tickets/clos',
+    { onRequest: staffOnly, schema: { querystring: ClosedTicketsQuerySchema, response: { 200: TicketListAnswerSchema } } },
+    async (request) => {
+      const principal = principalOf(request);
+      const now = deps.clock();
+      const query = request.query;
+      const range = query.date_debut === undefined && query.date_fin === undefined ? defaultClosedTicketsRange(now) : {};
+      const tickets = await searchClosedTickets(deps.pool, scopeOf(principal), now, { ...query, ...range });
+      return { tickets };
+    },
+  );
+
+  routes.get(
+    '/api/tickets/:id',
+    { onRequest: staffOnly, schema: { params: TicketIdParamsSchema, response: { 200: TicketViewSchema } } },
+    async (request) => ticketInScope(deps, principalOf(request), request.params.id),
+  );
+
+  /** The ticket's re-interventions, in the order they were recorded. */
+  routes.get(
+    '/api/tickets/:id/interventions',
+    { onRequest: staffOnly, schema: { params: TicketIdParamsSchema, response: { 200: InterventionListAnswerSchema } } },
+    async (request) => {
+      const principal = principalOf(request);
+      const ticket = await ticketInScope(deps, principal, request.params.id);
+      return listInterventions(deps.pool, ticket.id, scopeOf(principal));
+    },
+  );
+}

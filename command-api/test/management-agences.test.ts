@@ -1,0 +1,285 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultAgenceHoraires } from '@fsm/contracts';
+import { createApiHarness, type ApiHarness, type TestUser } from '../src/test-support/api-harness.js';
+import { clientFixtures } from './support/client-fixtures.js';
+
+const FORBIDDEN = "Accès refusé: vous n'avez pas la permission de créer/modifier/supprimer une agence.";
+const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+const body = (overrides: Record<string, unknown> = {}) => ({
+  nom: 'Agence Grenoble',
+  adresse: '5 place Victor Hugo',
+  cp_postal: '38000',
+  ville: 'Grenoble',
+  telephone: '04 76 00 00 00',
+  ...overrides,
+});
+
+let h: ApiHarness;
+let lyon: string;
+let annecy: string;
+let adminPlus: TestUser;
+let admin: TestUser;
+let adminOther: TestUser;
+let tech: TestUser;
+let viewer: TestUser;
+let builder: TestUser;
+let telesurv: TestUser;
+
+beforeAll(async () => {
+  h = await createApiHarness('api_mgmt_agences');
+  lyon = await h.createAgence('Agence Lyon');
+  annecy = await h.createAgence('Agence Annecy');
+  adminPlus = await h.createUser({ role: 'admin_plus', agenceId: lyon });
+  admin = await h.createUser({ role: 'admin', agenceId: lyon });
+  adminOther = await h.createUser({ role: 'admin', agenceId: annecy });
+  tech = await h.createUser({ role: 'technicien', agenceId: lyon });
+  viewer = await h.createUser({ role: 'technicien_plus', agenceId: lyon, permissions: ['agences.view'] });
+  builder = await h.createUser({ role: 'admin', agenceId: lyon, permissions: ['templates.manage'] });
+  telesurv = await h.createUser({ role: 'telesurveillance', telesurvAgences: [annecy] });
+});
+afterAll(async () => h?.close());
+
+const agencesOf = async (user: TestUser) => (await h.request(user, { method: 'GET', url: '/api/agences' })).json() as { id: string; nom: string }[];
+
+async function createTemplate(): Promise<string> {
+  const res = await h.request(adminPlus, { method: 'POST', url: '/api/templates', payload: { name: 'Modèle agence', content_html: '<p>{{ticket.num_chrono}}</p>' } });
+  expect(res.statusCode).toBe(201);
+  return res.json().id as string;
+}
+
+describe('GET /api/agences', () => {
+  it('lists every agency for admin_plus, with the §3 fields', async () => {
+    const res = await h.request(adminPlus, { method: 'GET', url: '/api/agences' });
+    expect(res.statusCode).toBe(200);
+    const list = res.json() as Record<string, unknown>[];
+    expect(list.map((a) => a['id'])).toEqual(expect.arrayContaining([lyon, annecy]));
+    expect(list.find((a) => a['id'] === lyon)).toEqual({
+      id: lyon,
+      nom: 'Agence Lyon',
+      adresse: '12 rue des Pompiers',
+      cp_postal: '69003',
+      ville: 'Lyon',
+      telephone: '04 78 00 00 00',
+      id_template: null,
+    });
+  });
+
+  it('lists only their own agency for the others, and its assigned ones for télésurveillance', async () => {
+    expect((await agencesOf(admin)).map((a) => a.id)).toEqual([lyon]);
+    expect((await agencesOf(viewer)).map((a) => a.id)).toEqual([lyon]);
+    expect((await agencesOf(builder)).map((a) => a.id)).toEqual([lyon]);
+    expect((await agencesOf(telesurv)).map((a) => a.id)).toEqual([annecy]);
+  });
+
+  it('answers 401 without a token and 403 without agences.view', async () => {
+    expect((await h.request(null, { method: 'GET', url: '/api/agences' })).statusCode).toBe(401);
+    const res = await h.request(tech, { method: 'GET', url: '/api/agences' });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error).toBe('Accès refusé.');
+  });
+});
+
+describe('POST /api/agences', () => {
+  it('creates an agency open Monday to Friday with the default hours (201)', async () => {
+    const res = await h.request(adminPlus, { method: 'POST', url: '/api/agences', payload: body({ nom: '  Agence Grenoble ' }) });
+    expect(res.statusCode).toBe(201);
+    const created = res.json();
+    expect(created).toEqual({ id: expect.any(String), ...body(), id_template: null });
+    expect((await agencesOf(adminPlus)).map((a) => a.id)).toContain(created.id);
+    const hours = await h.request(adminPlus, { method: 'GET', url: `/api/agences/${created.id}/horaires` });
+    expect(hours.json()).toEqual(defaultAgenceHoraires());
+  });
+
+  it.each([
+    ['nom', "Le nom de l'agence est obligatoire."],
+    ['adresse', "L'adresse de l'agence est obligatoire."],
+    ['cp_postal', "Le code postal de l'agence est obligatoire."],
+    ['ville', "La ville de l'agence est obligatoire."],
+    ['telephone', "Le téléphone de l'agence est obligatoire."],
+  ])('refuses a missing %s with 400 and creates nothing', async (field, message) => {
+    const before = (await agencesOf(adminPlus)).length;
+    const res = await h.request(adminPlus, { method: 'POST', url: '/api/agences', payload: body({ [field]: '  ' }) });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe(message);
+    expect((await agencesOf(adminPlus)).length).toBe(before);
+  });
+
+  it('refuses an unknown template', async () => {
+    const res = await h.request(adminPlus, { method: 'POST', url: '/api/agences', payload: body({ id_template: UNKNOWN }) });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe('Modèle de document invalide.');
+  });
+
+  it('answers 401 without a token, and 403 with the spec message to anyone but admin_plus', async () => {
+    expect((await h.request(null, { method: 'POST', url: '/api/agences', payload: body() })).statusCode).toBe(401);
+    for (const user of [admin, tech, viewer, telesurv]) {
+      const res = await h.request(user, { method: 'POST', url: '/api/agences', payload: body({ nom: '' }) });
+      expect(res.statusCode, user.role).toBe(403);
+      expect(res.json().error).toBe(FORBIDDEN);
+    }
+  });
+});
+
+describe('PUT /api/agences/{id}', () => {
+  it('saves the agency for agences.edit in its own agency', async () => {
+    const res = await h.request(admin, { method: 'PUT', url: `/api/agences/${lyon}`, payload: body({ nom: 'Agence Lyon', ville: 'Lyon 3e' }) });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ id: lyon, ...body({ nom: 'Agence Lyon', ville: 'Lyon 3e' }), id_template: null });
+    expect((await agencesOf(admin))[0]).toMatchObject({ ville: 'Lyon 3e', cp_postal: '38000' });
+  });
+
+  it('assigns and unassigns a template with the full agency object, as the template builder sends it', async () => {
+    const templateId = await createTemplate();
+    const agence = (await agencesOf(adminPlus)).find((a) => a.id === annecy)!;
+    const assign = await h.request(adminPlus, { method: 'PUT', url: `/api/agences/${annecy}`, payload: { ...agence, id_template: templateId } });
+    expect(assign.statusCode).toBe(200);
+    expect(assign.json().id_template).toBe(templateId);
+    // A save from the agencies form (no id_template) keeps the template.
+    const { id_template: _omitted, id: _id, ...form } = { ...agence, id_template: null };
+    const kept = await h.request(adminPlus, { method: 'PUT', url: `/api/agences/${annecy}`, payload: { ...form, telephone: '04 50 00 00 00' } });
+    expect(kept.json().id_template).toBe(templateId);
+    const unassign = await h.request(adminPlus, { method: 'PUT', url: `/api/agences/${annecy}`, payload: { ...form, telephone: '04 50 00 00 00', id_template: null } });
+    expect(unassign.statusCode).toBe(200);
+    expect((await agencesOf(adminPlus)).find((a) => a.id === annecy)).toMatchObject({ id_template: null, telephone: '04 50 00 00 00' });
+  });
+
+  it('lets templates.manage change the template only', async () => {
+    const templateId = await createTemplate();
+    const agence = (await agencesOf(builder))[0]!;
+    const noEdit = { ...builder };
+    // builder is an admin whose set was replaced by templates.manage only: no agences.edit.
+    const ok = await h.request(noEdit, { method: 'PUT', url: `/api/agences/${lyon}`, payload: { ...agence, id_template: templateId } });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().id_template).toBe(templateId);
+    const renamed = await h.request(noEdit, { method: 'PUT', url: `/api/agences/${lyon}`, payload: { ...agence, nom: 'Autre nom', id_template: null } });
+    expect(renamed.statusCode).toBe(403);
+    expect(renamed.json().error).toBe(FORBIDDEN);
+    await h.request(adminPlus, { method: 'PUT', url: `/api/agences/${lyon}`, payload: { ...agence, id_template: null } });
+  });
+
+  it('refuses an invalid body with 400 and changes nothing', async () => {
+    const before = (await agencesOf(adminPlus)).find((a) => a.id === lyon);
+    const res = await h.request(adminPlus, { method: 'PUT', url: `/api/agences/${lyon}`, payload: body({ telephone: '' }) });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe("Le téléphone de l'agence est obligatoire.");
+    const template = await h.request(adminPlus, { method: 'PUT', url: `/api/agences/${lyon}`, payload: body({ id_template: 'pas-un-id' }) });
+    expect(template.statusCode).toBe(400);
+    expect(template.json().error).toBe('Modèle de document invalide.');
+    expect((await agencesOf(adminPlus)).find((a) => a.id === lyon)).toEqual(before);
+  });
+
+  it('answers 401, 403 with the spec message, 404 for another agency or an unknown one', async () => {
+    expect((await h.request(null, { method: 'PUT', url: `/api/agences/${lyon}`, payload: body() })).statusCode).toBe(401);
+    for (const user of [tech, viewer, telesurv]) {
+      const res = await h.request(user, { method: 'PUT', url: `/api/agences/${lyon}`, payload: body() });
+      expect(res.statusCode, user.role).toBe(403);
+      expect(res.json().error).toBe(FORBIDDEN);
+    }
+    const other = await h.request(adminOther, { method: 'PUT', url: `/api/agences/${lyon}`, payload: body() });
+    expect(other.statusCode).toBe(404);
+    expect(other.json().error).toBe('Agence introuvable.');
+    expect((await h.request(adminPlus, { method: 'PUT', url: `/api/agences/${UNKNOWN}`, payload: body() })).statusCode).toBe(404);
+    const badId = await h.request(adminPlus, { method: 'PUT', url: '/api/agences/42', payload: body() });
+    expect(badId.statusCode).toBe(400);
+    expect(badId.json().error).toBe('Identifiant invalide.');
+  });
+
+  it('never loses an update under concurrent saves: each answers 200 or 409', async () => {
+    const agenceId = (await (await h.request(adminPlus, { method: 'POST', url: '/api/agences', payload: body({ nom: 'Agence concurrente' }) })).json()).id as string;
+    const saves = await Promise.all(
+      [1, 2, 3, 4, 5].map((n) => h.request(adminPlus, { method: 'PUT', url: `/api/agences/${agenceId}`, payload: body({ nom: 'Agence concurrente', telephone: `04 00 00 00 0${n}` }) })),
+    );
+    for (const res of saves) {
+      expect([200, 409]).toContain(res.statusCode);
+      if (res.statusCode === 409) expect(res.json().error).toMatch(/modifiées entre-temps/);
+    }
+    const { rows } = await h.pool.query<{ n: string }>(`SELECT count(*) AS n FROM es.events WHERE stream_id = $1 AND type = 'AgenceUpdated'`, [`agence-${agenceId}`]);
+    expect(Number(rows[0]!.n)).toBe(saves.filter((res) => res.statusCode === 200).length);
+  });
+});
+
+describe('DELETE /api/agences/{id}', () => {
+  it('deletes an empty agency', async () => {
+    const agenceId = (await (await h.request(adminPlus, { method: 'POST', url: '/api/agences', payload: body({ nom: 'Agence éphémère' }) })).json()).id as string;
+    const res = await h.request(adminPlus, { method: 'DELETE', url: `/api/agences/${agenceId}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ success: true });
+    expect((await agencesOf(adminPlus)).map((a) => a.id)).not.toContain(agenceId);
+    expect((await h.request(adminPlus, { method: 'DELETE', url: `/api/agences/${agenceId}` })).statusCode).toBe(404);
+  });
+
+  it('refuses with 409 while users or clients are attached', async () => {
+    const withUser = await h.createAgence('Agence avec utilisateur');
+    await h.createUser({ role: 'technicien', agenceId: withUser });
+    const users = await h.request(adminPlus, { method: 'DELETE', url: `/api/agences/${withUser}` });
+    expect(users.statusCode).toBe(409);
+    expect(users.json().error).toBe('Impossible de supprimer cette agence : des utilisateurs y sont encore rattachés.');
+
+    const withClient = await h.createAgence('Agence avec client');
+    await clientFixtures(h).client(adminPlus, { agence_id: withClient });
+    const clients = await h.request(adminPlus, { method: 'DELETE', url: `/api/agences/${withClient}` });
+    expect(clients.statusCode).toBe(409);
+    expect(clients.json().error).toBe('Impossible de supprimer cette agence : des clients y sont encore rattachés.');
+    expect((await agencesOf(adminPlus)).map((a) => a.id)).toEqual(expect.arrayContaining([withUser, withClient]));
+  });
+
+  it('answers 401, 403 with the spec message, 404 out of scope', async () => {
+    expect((await h.request(null, { method: 'DELETE', url: `/api/agences/${annecy}` })).statusCode).toBe(401);
+    for (const user of [tech, viewer, builder, telesurv]) {
+      const res = await h.request(user, { method: 'DELETE', url: `/api/agences/${annecy}` });
+      expect(res.statusCode, user.role).toBe(403);
+      expect(res.json().error).toBe(FORBIDDEN);
+    }
+    expect((await h.request(admin, { method: 'DELETE', url: `/api/agences/${annecy}` })).statusCode).toBe(404);
+    expect((await h.request(adminPlus, { method: 'DELETE', url: `/api/agences/${UNKNOWN}` })).statusCode).toBe(404);
+  });
+});
+
+describe('GET and PUT /api/agences/{id}/horaires', () => {
+  const monday = { day_of_week: 1, morning_open: '09:00', morning_close: '12:00', afternoon_open: null, afternoon_close: null };
+  const closed = (day: number) => ({ day_of_week: day, morning_open: null, morning_close: null, afternoon_open: null, afternoon_close: null });
+
+  it('replaces the week: a day left out is closed, unticked half-days are null', async () => {
+    const agenceId = await h.createAgence('Agence horaires');
+    const res = await h.request(adminPlus, { method: 'PUT', url: `/api/agences/${agenceId}/horaires`, payload: [monday, { ...closed(3), afternoon_open: '13:30', afternoon_close: '17:30' }] });
+    expect(res.statusCode).toBe(200);
+    const week = [monday, closed(2), { ...closed(3), afternoon_open: '13:30', afternoon_close: '17:30' }, closed(4), closed(5)];
+    expect(res.json()).toEqual(week);
+    const read = await h.request(adminPlus, { method: 'GET', url: `/api/agences/${agenceId}/horaires` });
+    expect(read.statusCode).toBe(200);
+    expect(read.json()).toEqual(week);
+  });
+
+  it('lets agences.view read and agences.edit write their own agency', async () => {
+    expect((await h.request(viewer, { method: 'GET', url: `/api/agences/${lyon}/horaires` })).statusCode).toBe(200);
+    const res = await h.request(admin, { method: 'PUT', url: `/api/agences/${lyon}/horaires`, payload: { horaires: defaultAgenceHoraires() } });
+    expect(res.statusCode).toBe(200);
+  });
+
+  it.each([
+    [[{ day_of_week: 6 }], 'Les horaires ne concernent que les jours du lundi (1) au vendredi (5).'],
+    [[{ day_of_week: 1, morning_open: '08:00', morning_close: null }], "L'ouverture et la fermeture du matin doivent être renseignées ensemble."],
+    [[{ day_of_week: 2, morning_open: '12:00', morning_close: '08:00' }], "La fermeture du matin doit être après l'ouverture."],
+    [[{ day_of_week: 2, afternoon_open: '8h', afternoon_close: '17:00' }], "L'heure doit être au format HH:mm."],
+  ])('refuses %j with 400 and keeps the week', async (payload, message) => {
+    const before = (await h.request(adminPlus, { method: 'GET', url: `/api/agences/${lyon}/horaires` })).json();
+    const res = await h.request(adminPlus, { method: 'PUT', url: `/api/agences/${lyon}/horaires`, payload });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe(message);
+    expect((await h.request(adminPlus, { method: 'GET', url: `/api/agences/${lyon}/horaires` })).json()).toEqual(before);
+  });
+
+  it('answers 401, 403 and 404 out of scope', async () => {
+    expect((await h.request(null, { method: 'GET', url: `/api/agences/${lyon}/horaires` })).statusCode).toBe(401);
+    expect((await h.request(null, { method: 'PUT', url: `/api/agences/${lyon}/horaires`, payload: [] })).statusCode).toBe(401);
+    expect((await h.request(tech, { method: 'GET', url: `/api/agences/${lyon}/horaires` })).statusCode).toBe(403);
+    const write = await h.request(viewer, { method: 'PUT', url: `/api/agences/${lyon}/horaires`, payload: [] });
+    expect(write.statusCode).toBe(403);
+    expect(write.json().error).toBe(FORBIDDEN);
+    expect((await h.request(adminOther, { method: 'GET', url: `/api/agences/${lyon}/horaires` })).statusCode).toBe(404);
+    expect((await h.request(adminOther, { method: 'PUT', url: `/api/agences/${lyon}/horaires`, payload: [] })).statusCode).toBe(404);
+    expect((await h.request(telesurv, { method: 'GET', url: `/api/agences/${lyon}/horaires` })).statusCode).toBe(404);
+    expect((await h.request(telesurv, { method: 'GET', url: `/api/agences/${annecy}/horaires` })).statusCode).toBe(200);
+    expect((await h.request(adminPlus, { method: 'GET', url: `/api/agences/${UNKNOWN}/horaires` })).statusCode).toBe(404);
+  });
+});

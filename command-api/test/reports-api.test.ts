@@ -1,0 +1,249 @@
+import { createHash, randomUUID } from 'node:crypto';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TicketEventSchema, reportStreamId, ticketStreamId, type TicketEvent } from '@fsm/contracts';
+import type { RecordedEvent } from '@fsm/eventstore';
+import { createQueues } from '@fsm/workers';
+import { startWorkers, type RunningWorkers } from '@fsm/workers';
+import { pdfText } from '../../workers/test/support/pdf-text.js';
+import { signaturePng } from '../../workers/test/support/png.js';
+import { startSmtpCatcher, type SmtpCatcher } from '../../workers/test/support/smtp-catcher.js';
+import { commandContext } from '../src/commands/command-context.js';
+import { execute } from '../src/commands/execute.js';
+import { ticketDecider, type TicketCommand } from '../src/domain/ticket/index.js';
+import { createApiHarness, type ApiHarness, type TestUser } from '../src/test-support/api-harness.js';
+
+/*
+ * The report calls of tickets.md §7 on the real app, with the real workers
+ * (reactor, BullMQ on Redis, render thread) and an SMTP server run by the
+ * test. Tickets are created with the ticket decider, as the ticket routes do.
+ */
+
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const prefix = `test-api-reports-${randomUUID().slice(0, 8)}`;
+let h: ApiHarness;
+let smtp: SmtpCatcher;
+let workers: RunningWorkers;
+let agenceId: string;
+let tech: TestUser;
+
+beforeAll(async () => {
+  h = await createApiHarness('api_reports');
+  smtp = await startSmtpCatcher();
+  workers = await startWorkers({
+    env: { ...h.deps.env, REDIS_URL: redisUrl, SMTP_URL: smtp.url },
+    pool: h.pool,
+    store: h.store,
+    logger: pino({ level: 'silent' }),
+    queuePrefix: prefix,
+    backoffMs: 100,
+  });
+  agenceId = await h.createAgence('Agence Lyon Sécurité Incendie');
+  tech = await h.createUser({ role: 'technicien', agenceId });
+});
+
+afterAll(async () => {
+  await workers?.close();
+  const queues = createQueues(redisUrl, prefix);
+  for (const name of ['reports', 'emails', 'exports'] as const) await queues.get(name).obliterate({ force: true }).catch(() => undefined);
+  await queues.close();
+  await smtp?.close();
+  await h?.close();
+});
+
+const toTicketEvent = (recorded: RecordedEvent): TicketEvent => TicketEventSchema.parse({ type: recorded.type, data: recorded.data });
+
+async function run(ticketId: string, command: TicketCommand): Promise<void> {
+  await execute(commandContext(h.deps), ticketDecider, ticketStreamId(ticketId), command, h.system, toTicketEvent);
+}
+
+async function openTicket(numChrono: string): Promise<string> {
+  const ticketId = randomUUID();
+  const paul = { id: tech.id, prenom: 'Paul', nom: 'Durand' };
+  await run(ticketId, {
+    type: 'OpenTicket',
+    data: {
+      ticketId,
+      numChrono,
+      source: 'manual',
+      agenceId,
+      client: { id: randomUUID(), nom: 'Clinique du Parc' },
+      site: { id: randomUUID(), nom: 'Bâtiment A', adresse: '1 rue des Lilas', code_postal: '69003', ville: 'Lyon' },
+      installation: { id: randomUUID(), nom: 'SSI catégorie A', astreinte: 1 },
+      metier: { id: randomUUID(), nom: 'Sécurité incendie' },
+      delai: 4,
+      urgent: false,
+      probleme: 'Alarme feu sans cause',
+      photo: null,
+      requester: { nom: 'Martin', prenom: 'Claire', email: 'claire@example.fr', telephone: '0612345678' },
+      operateur: null,
+      openedAt: '2026-03-02T08:00:00.000Z',
+      inCharge: { technicien: paul, takenAt: '2026-03-02T08:10:00.000Z' },
+    },
+  });
+  return ticketId;
+}
+
+async function visit(): Promise<{ signatureClient: string; signatureTechnicien: string }> {
+  return { signatureClient: await h.deps.blobs.put(signaturePng(1), 'png'), signatureTechnicien: await h.deps.blobs.put(signaturePng(2), 'png') };
+}
+
+const visitData = {
+  constatTech: 'Détecteur optique encrassé, remplacé',
+  remarqueTech: 'RAS',
+  devis: 1,
+  arriveAt: '2026-03-02T09:00:00.000Z',
+  closedAt: '2026-03-02T10:05:00.000Z',
+  etatArrivee: 'En alarme feu',
+  etatDepart: 'Fonctionnel',
+  tempsTrajet: '00:35',
+};
+
+const reportBody = {
+  signature: { client: 'data:image/png;base64,AAAA', technicien: 'data:image/png;base64,AAAA' },
+  demandeur: { prenom: 'Claire', nom: 'Martin', email: 'claire@example.fr' },
+  technicien: { nom: 'Durand', prenom: 'Paul' },
+};
+
+async function streamEvents(stream: string): Promise<RecordedEvent[]> {
+  try {
+    return await h.store.readStream(stream);
+  } catch {
+    return [];
+  }
+}
+
+async function until(check: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('POST /api/reports/{ticketId}.pdf', () => {
+  let ticketId: string;
+  let filename: string;
+
+  it('refuses a ticket that is not closed yet', async () => {
+    ticketId = await openTicket('LYO-2026-00101');
+    const res = await h.request(tech, { method: 'POST', url: `/api/reports/${ticketId}.pdf?isReintervention=false`, payload: reportBody });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error).toBe('Le rapport ne peut être joint qu’à un ticket clos.');
+  });
+
+  it('answers once the workers have rendered it; asking again gives the same report', async () => {
+    await run(ticketId, { type: 'CloseTicket', data: { ...visitData, ...(await visit()) } });
+    const first = await h.request(tech, { method: 'POST', url: `/api/reports/${ticketId}.pdf?isReintervention=false`, payload: reportBody });
+    expect(first.statusCode).toBe(200);
+    const body = first.json();
+    expect(body).toEqual({ success: true, downloadUrl: `/api/reports/download/${body.filename}`, filename: expect.stringMatching(/^rapport-LYO-2026-00101-[0-9a-f]{8}\.pdf$/) });
+    filename = body.filename;
+    const again = await h.request(tech, { method: 'POST', url: `/api/reports/${ticketId}.pdf`, payload: reportBody });
+    expect(again.json()).toEqual(body);
+
+    const closed = (await h.store.readStream(ticketStreamId(ticketId))).find((event) => event.type === 'TicketClosed')!;
+    const events = await streamEvents(reportStreamId(closed.id));
+    expect(events.filter((event) => event.type === 'ReportGenerated')).toHaveLength(1);
+    expect(events.filter((event) => event.type === 'ReportRequested').length).toBeLessThanOrEqual(1);
+  });
+
+  it('serves the PDF to a token in the query, for the ticket’s agency only', async () => {
+    const res = await h.request(null, { method: 'GET', url: `/api/reports/download/${filename}?token=${encodeURIComponent(tech.token)}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    const pdf = res.rawPayload;
+    const { rows } = await h.pool.query<{ sha256: string }>('SELECT sha256 FROM rm.reports WHERE filename = $1', [filename]);
+    expect(createHash('sha256').update(pdf).digest('hex')).toBe(rows[0]!.sha256);
+    const text = pdfText(pdf);
+    expect(text).toContain('Ticket n° LYO-2026-00101');
+    expect(text).toContain('Signé par : Claire Martin');
+    expect(text).not.toContain('{{');
+
+    expect((await h.request(tech, { method: 'GET', url: `/api/reports/download/${filename}` })).statusCode).toBe(200);
+    expect((await h.request(null, { method: 'GET', url: `/api/reports/download/${filename}` })).statusCode).toBe(401);
+    expect((await h.request(null, { method: 'GET', url: `/api/reports/download/${filename}?token=forged` })).statusCode).toBe(401);
+    const stranger = await h.createUser({ role: 'technicien' });
+    expect((await h.request(null, { method: 'GET', url: `/api/reports/download/${filename}?token=${stranger.token}` })).statusCode).toBe(404);
+    for (const bad of ['..%2F..%2Fetc%2Fpasswd', '%2E%2E', 'rapport.pdf%00.txt', 'rapport..pdf']) {
+      const response = await h.request(tech, { method: 'GET', url: `/api/reports/download/${bad}` });
+      expect([400, 404]).toContain(response.statusCode);
+    }
+    expect((await h.request(tech, { method: 'GET', url: '/api/reports/download/rapport-inconnu-00000000.pdf' })).statusCode).toBe(404);
+  });
+
+  it('needs the tickets.devis permission and a staff account', async () => {
+    const noDevis = await h.createUser({ role: 'technicien', agenceId, permissions: [] });
+    expect((await h.request(noDevis, { method: 'POST', url: `/api/reports/${ticketId}.pdf`, payload: reportBody })).statusCode).toBe(403);
+    const veille = await h.createUser({ role: 'telesurveillance', telesurvAgences: [agenceId] });
+    expect((await h.request(veille, { method: 'POST', url: `/api/reports/${ticketId}.pdf`, payload: reportBody })).statusCode).toBe(403);
+    expect((await h.request(null, { method: 'POST', url: `/api/reports/${ticketId}.pdf`, payload: reportBody })).statusCode).toBe(401);
+    const other = await h.createUser({ role: 'technicien' });
+    expect((await h.request(other, { method: 'POST', url: `/api/reports/${ticketId}.pdf`, payload: reportBody })).statusCode).toBe(404);
+    expect((await h.request(tech, { method: 'POST', url: '/api/reports/not-a-ticket.pdf', payload: reportBody })).statusCode).toBe(400);
+  });
+
+  it('renders the latest re-intervention’s report with ?isReintervention=true', async () => {
+    const other = await openTicket('LYO-2026-00102');
+    await run(other, { type: 'RecordReintervention', data: { ...visitData, ...(await visit()), interventionId: randomUUID() } });
+    const res = await h.request(tech, { method: 'POST', url: `/api/reports/${other}.pdf?isReintervention=true`, payload: reportBody });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().filename).toMatch(/^rapport-LYO-2026-00102-intervention-1-[0-9a-f]{8}\.pdf$/);
+    const pdf = await h.request(tech, { method: 'GET', url: res.json().downloadUrl });
+    expect(pdfText(pdf.rawPayload)).toContain('Ré-intervention n° 1');
+  });
+});
+
+describe('POST /api/reports/send-email and the closing flow', () => {
+  it('closing, then the UI’s calls in order, twice: one report and one e-mail per recipient', async () => {
+    const ticketId = await openTicket('LYO-2026-00103');
+    await run(ticketId, { type: 'CloseTicket', data: { ...visitData, ...(await visit()) } });
+    const recipients = [
+      { email: 'Claire@Example.fr', nom: 'Martin', prenom: 'Claire' },
+      { email: 'syndic@example.fr', nom: 'Leroy', prenom: 'Jean' },
+    ];
+    const answers = [];
+    for (let round = 0; round < 2; round++) {
+      const report = await h.request(tech, { method: 'POST', url: `/api/reports/${ticketId}.pdf?isReintervention=false`, payload: reportBody });
+      expect(report.statusCode).toBe(200);
+      const { downloadUrl, filename } = report.json();
+      const sent = await h.request(tech, {
+        method: 'POST',
+        url: '/api/reports/send-email',
+        payload: { recipients, ticketNumber: 'LYO-2026-00103', ticketInfo: { site: 'Bâtiment A', installation: 'SSI catégorie A' }, downloadUrl: `http://localhost:3000${downloadUrl}?token=x` },
+      });
+      expect(sent.statusCode).toBe(200);
+      answers.push({ filename, sent: sent.json() });
+    }
+    expect(answers[1]!.filename).toBe(answers[0]!.filename);
+    expect(answers.map((answer) => answer.sent)).toEqual([
+      { success: true, queued: 2, alreadyRequested: 0 },
+      { success: true, queued: 0, alreadyRequested: 2 },
+    ]);
+    const forTicket = (email: string) => smtp.accepted.filter((mail) => mail.to.includes(email) && mail.subject.includes('LYO-2026-00103'));
+    await until(() => forTicket('claire@example.fr').length === 1 && forTicket('syndic@example.fr').length === 1);
+    const mail = forTicket('syndic@example.fr')[0]!;
+    expect(mail.subject).toBe("Rapport d'intervention – ticket LYO-2026-00103");
+    expect(mail.raw).toContain('Bonjour Jean Leroy');
+    expect(mail.attachments.map((attachment) => attachment.filename)).toEqual([answers[0]!.filename]);
+    await until(async () => (await h.pool.query(`SELECT count(*)::int AS n FROM rm.report_emails WHERE status = 'sent' AND recipient_email IN ('claire@example.fr', 'syndic@example.fr')`)).rows[0].n === 2);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(forTicket('claire@example.fr')).toHaveLength(1);
+    expect(forTicket('syndic@example.fr')).toHaveLength(1);
+    const { rows } = await h.pool.query(`SELECT count(*)::int AS n FROM rm.reports WHERE ticket_id = $1`, [ticketId]);
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('answers 400 in French for a bad address or link, 404 for an unknown report', async () => {
+    const base = { ticketNumber: 'X', ticketInfo: { site: 'S', installation: 'I' } };
+    const badEmail = await h.request(tech, { method: 'POST', url: '/api/reports/send-email', payload: { ...base, recipients: [{ email: 'pas-une-adresse', nom: '', prenom: '' }], downloadUrl: '/api/reports/download/rapport-x-00000000.pdf' } });
+    expect(badEmail.statusCode).toBe(400);
+    expect(badEmail.json().error).toBe('Adresse email invalide.');
+    const none = await h.request(tech, { method: 'POST', url: '/api/reports/send-email', payload: { ...base, recipients: [], downloadUrl: '/api/reports/download/rapport-x-00000000.pdf' } });
+    expect(none.json().error).toBe('Merci d’indiquer au moins un destinataire.');
+    const badLink = await h.request(tech, { method: 'POST', url: '/api/reports/send-email', payload: { ...base, recipients: [{ email: 'a@b.fr' }], downloadUrl: '/etc/passwd' } });
+    expect(badLink.statusCode).toBe(400);
+    const unknown = await h.request(tech, { method: 'POST', url: '/api/reports/send-email', payload: { ...base, recipients: [{ email: 'a@b.fr' }], downloadUrl: '/api/reports/download/rapport-x-00000000.pdf' } });
+    expect(unknown.statusCode).toBe(404);
+  });
+});

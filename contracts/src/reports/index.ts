@@ -1,0 +1,2 @@
+export * from './report-events.js';
+export * from './report-requests.js';

@@ -1,0 +1,196 @@
+import { z } from 'zod';
+import { SIGNATURE_MAX_DATA_URL_LENGTH } from '../tickets/ticket-constants.js';
+import { TICKET_MESSAGES } from '../tickets/ticket-messages.js';
+
+/**
+ * Bodies, answers, names and texts of the report calls (tickets.md §7):
+ * POST /api/reports/{ticketId}.pdf?isReintervention=, GET
+ * /api/reports/download/{filename}?token=, POST /api/reports/send-email.
+ */
+
+/** Texts not in the spec (the spec's own are in TICKET_MESSAGES). */
+export const REPORT_MESSAGES = {
+  notReady: 'Le rapport est en cours de génération. Merci de réessayer dans quelques instants.',
+  failed: 'La génération du rapport a échoué.',
+  notFound: 'Rapport introuvable.',
+  invalidFilename: 'Nom de fichier de rapport invalide.',
+  invalidDownloadUrl: 'Lien de téléchargement du rapport invalide.',
+  noRecipient: 'Merci d’indiquer au moins un destinataire.',
+  tooManyRecipients: 'Trop de destinataires (20 au maximum).',
+  invalidEmail: TICKET_MESSAGES.invalidEmail,
+  noReintervention: 'Aucune ré-intervention n’est enregistrée pour ce ticket.',
+} as const;
+
+export const REPORT_MAX_RECIPIENTS = 20;
+
+// ---------------------------------------------------------------------------
+// File names
+// ---------------------------------------------------------------------------
+
+/** What a report file name may be: letters, digits, '-', '_', '.', ending in .pdf; never a path. */
+export const REPORT_FILENAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*\.pdf$/;
+export const REPORT_FILENAME_MAX = 160;
+
+export function isReportFilename(value: string): boolean {
+  return value.length <= REPORT_FILENAME_MAX && REPORT_FILENAME_PATTERN.test(value) && !value.includes('..');
+}
+
+/**
+ * `rapport-LYO-2026-00042-1a2b3c4d.pdf`, or `rapport-LYO-2026-00042-intervention-2-1a2b3c4d.pdf`
+ * for the second re-intervention. The report id's first 8 digits make it unique.
+ */
+export function reportFilename(numChrono: string, interventionOrdinal: number | null, reportId: string): string {
+  const chrono = numChrono.replace(/[^A-Za-z0-9-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'ticket';
+  const visit = interventionOrdinal === null ? '' : `-intervention-${interventionOrdinal}`;
+  return `rapport-${chrono}${visit}-${reportId.replace(/-/g, '').slice(0, 8).toLowerCase()}.pdf`;
+}
+
+/** Where the report is downloaded from; the UI appends `?token=`. */
+export function reportDownloadPath(filename: string): string {
+  return `/api/reports/download/${encodeURIComponent(filename)}`;
+}
+
+/** The file name a download URL (absolute or not, with or without a query) points at, or null. */
+export function reportFilenameFromDownloadUrl(url: string): string | null {
+  let path: string;
+  try {
+    path = new URL(url, 'http://localhost').pathname;
+  } catch {
+    return null;
+  }
+  const match = /^\/api\/reports\/download\/([^/]+)$/.exec(path);
+  if (!match) return null;
+  let name: string;
+  try {
+    name = decodeURIComponent(match[1]!);
+  } catch {
+    return null;
+  }
+  return isReportFilename(name) ? name : null;
+}
+
+// ---------------------------------------------------------------------------
+// POST /api/reports/{ticketId}.pdf?isReintervention=
+// ---------------------------------------------------------------------------
+
+const flag = z.preprocess(
+  (value) => (value === undefined || value === null || value === '' ? 'false' : String(value).toLowerCase()),
+  z.enum(['true', 'false', '1', '0'], { error: 'isReintervention : true ou false attendu.' }).transform((value) => value === 'true' || value === '1'),
+);
+
+export const ReportPdfQuerySchema = z.object({ isReintervention: flag });
+export type ReportPdfQuery = z.infer<typeof ReportPdfQuerySchema>;
+
+/** The `{ticketId}.pdf` path segment. */
+export const ReportPdfParamsSchema = z.object({
+  file: z
+    .string()
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.pdf$/i, { error: TICKET_MESSAGES.invalidId })
+    .transform((file) => file.slice(0, -'.pdf'.length).toLowerCase()),
+});
+
+const text = (max: number) => z.string().trim().max(max, { error: TICKET_MESSAGES.textTooLong });
+const optionalText = (max: number) => z.preprocess((value) => (value === null ? undefined : value), text(max).optional());
+
+/**
+ * The UI sends the signatures again and the names it shows. The report prints
+ * what the log holds (the signatures recorded with the visit, the ticket's
+ * requester, the visit's technician): these are accepted, bounded, and the
+ * names are kept in ReportRequested for audit.
+ */
+export const ReportPdfBodySchema = z
+  .object({
+    signature: z
+      .object({
+        client: optionalText(SIGNATURE_MAX_DATA_URL_LENGTH),
+        technicien: optionalText(SIGNATURE_MAX_DATA_URL_LENGTH),
+      })
+      .nullish(),
+    demandeur: z.object({ prenom: optionalText(255), nom: optionalText(255), email: optionalText(255) }).nullish(),
+    technicien: z.object({ prenom: optionalText(255), nom: optionalText(255) }).nullish(),
+  })
+  .nullish()
+  .transform((body) => body ?? {});
+export type ReportPdfBody = z.infer<typeof ReportPdfBodySchema>;
+
+export const ReportPdfResponseSchema = z.object({ success: z.literal(true), downloadUrl: z.string(), filename: z.string() });
+export type ReportPdfResponse = z.infer<typeof ReportPdfResponseSchema>;
+
+// ---------------------------------------------------------------------------
+// GET /api/reports/download/{filename}?token=
+// ---------------------------------------------------------------------------
+
+export const ReportDownloadParamsSchema = z.object({
+  filename: z.string().refine(isReportFilename, { error: REPORT_MESSAGES.invalidFilename }),
+});
+export const ReportDownloadQuerySchema = z.object({ token: z.string().max(4096).optional() });
+
+// ---------------------------------------------------------------------------
+// POST /api/reports/send-email
+// ---------------------------------------------------------------------------
+
+export const ReportEmailRecipientBodySchema = z.object({
+  email: z
+    .string({ error: REPORT_MESSAGES.invalidEmail })
+    .trim()
+    .toLowerCase()
+    .max(254, { error: REPORT_MESSAGES.invalidEmail })
+    .pipe(z.email({ error: REPORT_MESSAGES.invalidEmail })),
+  nom: optionalText(255).transform((value) => value ?? ''),
+  prenom: optionalText(255).transform((value) => value ?? ''),
+});
+
+export const SendReportEmailBodySchema = z.object({
+  recipients: z
+    .array(ReportEmailRecipientBodySchema, { error: REPORT_MESSAGES.noRecipient })
+    .min(1, { error: REPORT_MESSAGES.noRecipient })
+    .max(REPORT_MAX_RECIPIENTS, { error: REPORT_MESSAGES.tooManyRecipients }),
+  /** Shown by the UI; the e-mail prints the ticket's own facts. */
+  ticketNumber: optionalText(100),
+  ticketInfo: z.object({ site: optionalText(255), installation: optionalText(255) }).nullish(),
+  downloadUrl: z
+    .string({ error: REPORT_MESSAGES.invalidDownloadUrl })
+    .max(2048, { error: REPORT_MESSAGES.invalidDownloadUrl })
+    .refine((url) => reportFilenameFromDownloadUrl(url) !== null, { error: REPORT_MESSAGES.invalidDownloadUrl }),
+});
+export type SendReportEmailBody = z.infer<typeof SendReportEmailBodySchema>;
+
+export const SendReportEmailResponseSchema = z.object({
+  success: z.literal(true),
+  /** Recipients newly queued by this call. */
+  queued: z.number().int().nonnegative(),
+  /** Recipients this report was already sent (or queued) to: not sent twice. */
+  alreadyRequested: z.number().int().nonnegative(),
+});
+export type SendReportEmailResponse = z.infer<typeof SendReportEmailResponseSchema>;
+
+// ---------------------------------------------------------------------------
+// The e-mail (French)
+// ---------------------------------------------------------------------------
+
+export interface ReportEmailFacts {
+  recipient: { nom: string; prenom: string };
+  ticketNumber: string;
+  site: string;
+  installation: string;
+  agenceNom: string | null;
+}
+
+export function reportEmailSubject(facts: Pick<ReportEmailFacts, 'ticketNumber'>): string {
+  return `Rapport d'intervention – ticket ${facts.ticketNumber}`;
+}
+
+export function reportEmailText(facts: ReportEmailFacts): string {
+  const name = [facts.recipient.prenom, facts.recipient.nom].filter((part) => part.trim() !== '').join(' ');
+  return [
+    name ? `Bonjour ${name},` : 'Bonjour,',
+    '',
+    `Veuillez trouver ci-joint le rapport d'intervention du ticket ${facts.ticketNumber}.`,
+    '',
+    `Site : ${facts.site}`,
+    `Installation : ${facts.installation}`,
+    '',
+    'Cordialement,',
+    facts.agenceNom ?? 'Le service maintenance',
+  ].join('\n');
+}

@@ -1,0 +1,289 @@
+import { TicketEventSchema, agenceEventSchema, metierEventSchema, parisInstantMs } from '@fsm/contracts';
+import type { RecordedEvent } from '@fsm/eventstore';
+import type { PoolClient } from 'pg';
+import type { Projector } from '../../projector.js';
+import { domainEvent } from '../domain-event.js';
+import { ticketIdOf } from '../tickets/ticket-stream.js';
+import { evaluateTicketSla, sameFigures, type TicketSlaFigures } from './ticket-sla-evaluation.js';
+
+/** HO_stats of a ticket whose trade is unknown or absent: a new trade's default (metierBodySchema). */
+export const DEFAULT_HO_STATS = 0;
+
+/** Tickets re-evaluated per round trip when a trade or an agency changes. */
+const REEVALUATION_CHUNK = 500;
+
+/**
+ * Per ticket, the SLA figures of the statistics (docs/sla.md §8): the
+ * deadline under its trade's clock, counted hours to arrival and to closing,
+ * and the settled `sla_ok` / `devis_ok` flags. The stats, the CSV and the
+ * home summary read this table; they never fold the log.
+ *
+ * The row keeps the facts the figures come from (taken from the ticket's own
+ * events, not from rm.tickets, so the order of projectors does not matter),
+ * and the figures are recomputed from them whenever an input changes:
+ * - a ticket event that changes a fact re-evaluates that ticket;
+ * - MetierCreated/MetierUpdated changing a trade's HO_stats re-evaluates the
+ *   tickets of that trade (its clock changed);
+ * - AgenceHorairesSet changing an agency's week re-evaluates that agency's
+ *   tickets. Opening hours are not an input of the clock today (§5 excludes
+ *   whole days), so this finds nothing to change and writes nothing; it is
+ *   there so the read model follows every calendar input the issue names.
+ * The trade clocks and agency weeks the projector last saw are kept in its own
+ * small tables, so it can tell a real change from a rename.
+ *
+ * Idempotent: ticket rows are guarded by the ticket stream's revision, trade
+ * and agency rows by their stream's revision, and a re-evaluation is a pure
+ * function of stored facts that writes only rows whose figures differ.
+ */
+export const ticketSlaProjector: Projector = {
+  name: 'ticket_sla',
+  version: 1,
+  handles: ['TicketOpened', 'TicketClosed', 'ReinterventionRecorded', 'QuoteValidated', 'MetierCreated', 'MetierUpdated', 'AgenceHorairesSet'],
+  setupSql: `
+    CREATE TABLE IF NOT EXISTS rm.ticket_sla (
+      ticket_id uuid PRIMARY KEY,
+      agence_id uuid NOT NULL,
+      metier_id uuid,
+      -- Facts, from the ticket's events.
+      created_at timestamptz NOT NULL,
+      delai double precision,
+      echeance timestamptz,
+      first_arrive_at timestamptz,
+      clos_at timestamptz,
+      devis smallint NOT NULL DEFAULT 0,
+      date_devis timestamptz,
+      devis_registered_at timestamptz,
+      -- Figures, from the facts and the trade's clock.
+      calendar_time boolean NOT NULL DEFAULT false,
+      sla_deadline timestamptz,
+      hours_to_arrival double precision,
+      hours_to_closing double precision,
+      sla_ok boolean,
+      devis_due_at timestamptz,
+      devis_ok boolean,
+      last_revision int NOT NULL
+    );
+    -- Stats by agency (and re-evaluation of an agency), by window, newest first.
+    CREATE INDEX IF NOT EXISTS ticket_sla_agence_created ON rm.ticket_sla (agence_id, created_at DESC, ticket_id DESC);
+    -- Stats across agencies (admin_plus, stats-global).
+    CREATE INDEX IF NOT EXISTS ticket_sla_created ON rm.ticket_sla (created_at DESC, ticket_id DESC);
+    -- Métier filter, and re-evaluation of a trade's tickets.
+    CREATE INDEX IF NOT EXISTS ticket_sla_metier_created ON rm.ticket_sla (metier_id, created_at DESC, ticket_id DESC);
+    -- Home summary: tickets closed within the window.
+    CREATE INDEX IF NOT EXISTS ticket_sla_agence_closed ON rm.ticket_sla (agence_id, clos_at) WHERE clos_at IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS ticket_sla_closed ON rm.ticket_sla (clos_at) WHERE clos_at IS NOT NULL;
+    CREATE TABLE IF NOT EXISTS rm.ticket_sla_metiers (
+      id uuid PRIMARY KEY,
+      ho_stats smallint NOT NULL,
+      last_revision int NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS rm.ticket_sla_agences (
+      id uuid PRIMARY KEY,
+      horaires jsonb NOT NULL,
+      last_revision int NOT NULL
+    );`,
+  async apply(tx, recorded) {
+    switch (recorded.type) {
+      case 'MetierCreated':
+      case 'MetierUpdated':
+        return onMetier(tx, recorded);
+      case 'AgenceHorairesSet':
+        return onHoraires(tx, recorded);
+      default:
+        return onTicket(tx, recorded);
+    }
+  },
+};
+
+// ─── Ticket events: update a fact, then re-evaluate the ticket ───────────────
+
+/** The first visit asking for a quote opens it at its end; later visits never withdraw it (as rm.tickets). */
+const QUOTE_FROM_VISIT = `devis = GREATEST(devis, $3::smallint),
+  date_devis = CASE WHEN devis = 0 AND $3::smallint = 1 THEN $4::timestamptz ELSE date_devis END`;
+
+async function onTicket(tx: PoolClient, recorded: RecordedEvent): Promise<string[]> {
+  const event = domainEvent(TicketEventSchema, recorded);
+  const ticketId = ticketIdOf(recorded);
+  const revision = recorded.revision;
+  let changed: number | null;
+  switch (event.type) {
+    case 'TicketOpened': {
+      const d = event.data;
+      ({ rowCount: changed } = await tx.query(
+        `INSERT INTO rm.ticket_sla (ticket_id, agence_id, metier_id, created_at, delai, echeance, last_revision)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (ticket_id) DO NOTHING`,
+        [ticketId, d.agenceId, d.metier?.id ?? null, d.openedAt, d.delai, d.echeance, revision],
+      ));
+      break;
+    }
+    case 'ReinterventionRecorded': {
+      const v = event.data;
+      ({ rowCount: changed } = await tx.query(
+        `UPDATE rm.ticket_sla SET first_arrive_at = LEAST(first_arrive_at, $2::timestamptz), ${QUOTE_FROM_VISIT}, last_revision = $5
+         WHERE ticket_id = $1 AND last_revision < $5`,
+        [ticketId, v.arriveAt, v.devis, v.closedAt, revision],
+      ));
+      break;
+    }
+    case 'TicketClosed': {
+      const v = event.data;
+      ({ rowCount: changed } = await tx.query(
+        `UPDATE rm.ticket_sla SET first_arrive_at = LEAST(first_arrive_at, $2::timestamptz), clos_at = $4, ${QUOTE_FROM_VISIT}, last_revision = $5
+         WHERE ticket_id = $1 AND last_revision < $5`,
+        [ticketId, v.arriveAt, v.devis, v.closedAt, revision],
+      ));
+      break;
+    }
+    case 'QuoteValidated': {
+      // A bare day ('2026-11-22') is that day's 00:00 in Paris, as devisOk reads it.
+      const registeredAt = new Date(parisInstantMs(event.data.dateEnregistrementDevis));
+      ({ rowCount: changed } = await tx.query(
+        `UPDATE rm.ticket_sla SET devis_registered_at = $2, last_revision = $3 WHERE ticket_id = $1 AND last_revision < $3`,
+        [ticketId, registeredAt, revision],
+      ));
+      break;
+    }
+    default:
+      // Taking in charge and reports change no SLA fact; the revision guard
+      // needs no bump since revisions only grow.
+      return [];
+  }
+  if (!changed) return [];
+  await reevaluate(tx, 'ticket_id', ticketId);
+  return [ticketId];
+}
+
+// ─── Trade clocks and agency weeks ───────────────────────────────────────────
+
+async function onMetier(tx: PoolClient, recorded: RecordedEvent): Promise<string[]> {
+  const event = domainEvent(metierEventSchema, recorded);
+  if (event.type !== 'MetierCreated' && event.type !== 'MetierUpdated') return [];
+  const { metierId, HO_stats } = event.data;
+  const { rows } = await tx.query<{ ho_stats: number; last_revision: number }>(
+    `SELECT ho_stats, last_revision FROM rm.ticket_sla_metiers WHERE id = $1 FOR UPDATE`,
+    [metierId],
+  );
+  const previous = rows[0];
+  if (previous && previous.last_revision >= recorded.revision) return [];
+  await tx.query(
+    `INSERT INTO rm.ticket_sla_metiers (id, ho_stats, last_revision) VALUES ($1, $2, $3)
+     ON CONFLICT (id) DO UPDATE SET ho_stats = $2, last_revision = $3`,
+    [metierId, HO_stats, recorded.revision],
+  );
+  // A rename, a new delay or a new rank leaves the clock as it was.
+  if ((previous?.ho_stats ?? DEFAULT_HO_STATS) === HO_stats) return [];
+  return reevaluate(tx, 'metier_id', metierId);
+}
+
+async function onHoraires(tx: PoolClient, recorded: RecordedEvent): Promise<string[]> {
+  const event = domainEvent(agenceEventSchema, recorded);
+  if (event.type !== 'AgenceHorairesSet') return [];
+  const { agenceId, horaires } = event.data;
+  const { rows } = await tx.query<{ same: boolean; last_revision: number }>(
+    `SELECT horaires = $2::jsonb AS same, last_revision FROM rm.ticket_sla_agences WHERE id = $1 FOR UPDATE`,
+    [agenceId, JSON.stringify(horaires)],
+  );
+  const previous = rows[0];
+  if (previous && previous.last_revision >= recorded.revision) return [];
+  await tx.query(
+    `INSERT INTO rm.ticket_sla_agences (id, horaires, last_revision) VALUES ($1, $2, $3)
+     ON CONFLICT (id) DO UPDATE SET horaires = $2, last_revision = $3`,
+    [agenceId, JSON.stringify(horaires), recorded.revision],
+  );
+  if (previous?.same) return [];
+  return reevaluate(tx, 'agence_id', agenceId);
+}
+
+// ─── Re-evaluation ───────────────────────────────────────────────────────────
+
+interface StoredRow {
+  ticket_id: string;
+  created_at: Date;
+  delai: number | null;
+  first_arrive_at: Date | null;
+  clos_at: Date | null;
+  devis: number;
+  date_devis: Date | null;
+  devis_registered_at: Date | null;
+  ho_stats: number;
+  calendar_time: boolean;
+  sla_deadline: Date | null;
+  hours_to_arrival: number | null;
+  hours_to_closing: number | null;
+  sla_ok: boolean | null;
+  devis_due_at: Date | null;
+  devis_ok: boolean | null;
+}
+
+function storedFigures(row: StoredRow): TicketSlaFigures {
+  return {
+    calendarTime: row.calendar_time,
+    slaDeadline: row.sla_deadline,
+    hoursToArrival: row.hours_to_arrival,
+    hoursToClosing: row.hours_to_closing,
+    slaOk: row.sla_ok,
+    devisDueAt: row.devis_due_at,
+    devisOk: row.devis_ok,
+  };
+}
+
+/**
+ * Recomputes the figures of every ticket where `column = value`, a chunk at a
+ * time (a trade may have many tickets), and writes those that differ.
+ * Returns the ids whose rows changed.
+ */
+async function reevaluate(tx: PoolClient, column: 'ticket_id' | 'metier_id' | 'agence_id', value: string): Promise<string[]> {
+  const changedIds: string[] = [];
+  let after = '00000000-0000-0000-0000-000000000000';
+  for (;;) {
+    const { rows } = await tx.query<StoredRow>(
+      `SELECT s.ticket_id, s.created_at, s.delai, s.first_arrive_at, s.clos_at, s.devis, s.date_devis, s.devis_registered_at,
+              COALESCE(m.ho_stats, ${DEFAULT_HO_STATS})::int AS ho_stats,
+              s.calendar_time, s.sla_deadline, s.hours_to_arrival, s.hours_to_closing, s.sla_ok, s.devis_due_at, s.devis_ok
+       FROM rm.ticket_sla s LEFT JOIN rm.ticket_sla_metiers m ON m.id = s.metier_id
+       WHERE s.${column} = $1 AND s.ticket_id > $2
+       ORDER BY s.ticket_id
+       LIMIT ${REEVALUATION_CHUNK}`,
+      [value, after],
+    );
+    const updates: { id: string; figures: TicketSlaFigures }[] = [];
+    for (const row of rows) {
+      const figures = evaluateTicketSla({
+        createdAt: row.created_at,
+        delai: row.delai,
+        firstArriveAt: row.first_arrive_at,
+        closAt: row.clos_at,
+        devis: row.devis,
+        dateDevis: row.date_devis,
+        devisRegisteredAt: row.devis_registered_at,
+        hoStats: row.ho_stats === 1 ? 1 : 0,
+      });
+      if (!sameFigures(storedFigures(row), figures)) updates.push({ id: row.ticket_id, figures });
+    }
+    if (updates.length > 0) {
+      await tx.query(
+        `UPDATE rm.ticket_sla s SET calendar_time = u.calendar_time, sla_deadline = u.sla_deadline,
+           hours_to_arrival = u.hours_to_arrival, hours_to_closing = u.hours_to_closing, sla_ok = u.sla_ok,
+           devis_due_at = u.devis_due_at, devis_ok = u.devis_ok
+         FROM unnest($1::uuid[], $2::boolean[], $3::timestamptz[], $4::float8[], $5::float8[], $6::boolean[], $7::timestamptz[], $8::boolean[])
+           AS u(ticket_id, calendar_time, sla_deadline, hours_to_arrival, hours_to_closing, sla_ok, devis_due_at, devis_ok)
+         WHERE s.ticket_id = u.ticket_id`,
+        [
+          updates.map((u) => u.id),
+          updates.map((u) => u.figures.calendarTime),
+          updates.map((u) => u.figures.slaDeadline?.toISOString() ?? null),
+          updates.map((u) => u.figures.hoursToArrival),
+          updates.map((u) => u.figures.hoursToClosing),
+          updates.map((u) => u.figures.slaOk),
+          updates.map((u) => u.figures.devisDueAt?.toISOString() ?? null),
+          updates.map((u) => u.figures.devisOk),
+        ],
+      );
+      changedIds.push(...updates.map((u) => u.id));
+    }
+    const last = rows[rows.length - 1];
+    if (!last || rows.length < REEVALUATION_CHUNK) return changedIds;
+    after = last.ticket_id;
+  }
+}

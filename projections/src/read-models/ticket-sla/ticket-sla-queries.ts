@@ -1,0 +1,209 @@
+import {
+  addCalendarDays,
+  formatClosingDuration,
+  percentWithOneDecimal,
+  startOfParisDayMs,
+  summarizeStats,
+  type CalendarDay,
+  type StatsSummary,
+  type StatsTicketItem,
+  type StatsWindow,
+  type TicketSummaryStats,
+} from '@fsm/contracts';
+import { scopeClause, type AgenceScope, type Queryable } from '../queryable.js';
+
+/** GET /api/stats/tickets filters, the window already filled in (Paris days, both included). */
+export interface StatsTicketsFilters {
+  from: CalendarDay;
+  to: CalendarDay;
+  metier_id?: string | undefined;
+  agence_id?: string | undefined;
+}
+
+export interface StatsTicketsAnswer {
+  summary: StatsSummary;
+  items: StatsTicketItem[];
+}
+
+/** Rows of one CSV page: enough to stream 100,000 tickets without holding them. */
+export const STATS_PAGE_SIZE = 1000;
+
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/*
+ * Flags as of `now` (the parameter named below): a settled flag is stored; a
+ * pending one (no arrival, no registered quote) is N/A until its deadline has
+ * passed and false after — exactly slaOk / devisOk with that `now`.
+ */
+function flagColumns(nowParam: string): string {
+  return `COALESCE(s.sla_ok, CASE WHEN s.sla_deadline < ${nowParam} THEN false END) AS sla_ok,
+    COALESCE(s.devis_ok, CASE WHEN s.devis_due_at < ${nowParam} THEN false END) AS devis_ok`;
+}
+
+interface StatsRow {
+  id: string;
+  num_chrono: string;
+  client_nom: string | null;
+  site_nom: string | null;
+  installation_nom: string | null;
+  technicien_prenom: string | null;
+  technicien_nom: string | null;
+  created_at: Date;
+  clos_at: Date | null;
+  sla_ok: boolean | null;
+  devis_ok: boolean | null;
+  interventions_count: number;
+  /** created_at as Postgres prints it (microseconds kept): the keyset cursor. */
+  cursor_created_at: string;
+}
+
+function toItem(row: StatsRow): StatsTicketItem {
+  return {
+    id: row.id,
+    num_chrono: row.num_chrono,
+    client_nom: row.client_nom,
+    site_nom: row.site_nom,
+    installation_nom: row.installation_nom,
+    technicien_prenom: row.technicien_prenom,
+    technicien_nom: row.technicien_nom,
+    created_at: row.created_at.toISOString(),
+    clos_at: row.clos_at === null ? null : row.clos_at.toISOString(),
+    sla_ok: row.sla_ok,
+    devis_ok: row.devis_ok,
+    interventions_count: row.interventions_count,
+  };
+}
+
+/** [start of `from`, start of the day after `to`) in Paris, as instants. */
+function windowBounds(window: { from: CalendarDay; to: CalendarDay }): [Date, Date] {
+  return [new Date(startOfParisDayMs(window.from)), new Date(startOfParisDayMs(addCalendarDays(window.to, 1)))];
+}
+
+/**
+ * The scope as a filter the (agence_id, created_at DESC, ticket_id DESC) index
+ * can walk in order: `= ANY(array)` would make Postgres fetch every matching
+ * row and sort them for each page, so one agency — what a stats scope always
+ * is short of 'all' — is written as an equality.
+ */
+function orderedScopeClause(scope: AgenceScope, params: unknown[]): string {
+  if (scope !== 'all' && scope.length === 1) {
+    params.push(scope[0]);
+    return ` AND s.agence_id = $${params.length}::uuid`;
+  }
+  return scopeClause(scope, 's.agence_id', params);
+}
+
+interface Cursor {
+  createdAt: string;
+  id: string;
+}
+
+/** One page (or everything with `limit` null) of tickets requested within the window, newest first. */
+async function selectStatsRows(
+  db: Queryable,
+  scope: AgenceScope,
+  filters: StatsTicketsFilters,
+  now: Date,
+  after: Cursor | null,
+  limit: number | null,
+): Promise<StatsRow[]> {
+  for (const id of [filters.metier_id, filters.agence_id]) if (id !== undefined && !GUID.test(id)) return [];
+  const [start, end] = windowBounds(filters);
+  const params: unknown[] = [now, start, end];
+  let where = `s.created_at >= $2 AND s.created_at < $3${orderedScopeClause(scope, params)}`;
+  if (filters.agence_id !== undefined) {
+    params.push(filters.agence_id);
+    where += ` AND s.agence_id = $${params.length}`;
+  }
+  if (filters.metier_id !== undefined) {
+    params.push(filters.metier_id);
+    where += ` AND s.metier_id = $${params.length}`;
+  }
+  if (after !== null) {
+    params.push(after.createdAt, after.id);
+    where += ` AND (s.created_at, s.ticket_id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`;
+  }
+  let sql = `SELECT s.ticket_id AS id, t.num_chrono, t.client_nom, t.site_nom, t.installation_nom, t.technicien_prenom, t.technicien_nom,
+      s.created_at, s.clos_at, ${flagColumns('$1::timestamptz')},
+      (t.interventions_supp_count + CASE WHEN t.statut = 'clos' THEN 1 ELSE 0 END)::int AS interventions_count,
+      s.created_at::text AS cursor_created_at
+    FROM rm.ticket_sla s JOIN rm.tickets t ON t.id = s.ticket_id
+    WHERE ${where}
+    ORDER BY s.created_at DESC, s.ticket_id DESC`;
+  if (limit !== null) {
+    params.push(limit);
+    sql += ` LIMIT $${params.length}`;
+  }
+  const { rows } = await db.query<StatsRow>(sql, params);
+  return rows;
+}
+
+/**
+ * The Statistiques screen: every ticket requested (created_at) within the
+ * window, in scope and matching the filters, newest first, with its flags as
+ * of `now`, and the summary of those flags (summarizeStats).
+ */
+export async function statsTickets(db: Queryable, scope: AgenceScope, filters: StatsTicketsFilters, now: Date): Promise<StatsTicketsAnswer> {
+  const items = (await selectStatsRows(db, scope, filters, now, null, null)).map(toItem);
+  return { summary: summarizeStats(items), items };
+}
+
+/**
+ * The same tickets in the same order, a page at a time (keyset on
+ * created_at, id: no OFFSET, no open transaction or connection between
+ * pages), for the streamed CSV export. `now` is fixed for the whole export.
+ */
+export async function* statsTicketPages(
+  db: Queryable,
+  scope: AgenceScope,
+  filters: StatsTicketsFilters,
+  now: Date,
+  pageSize: number = STATS_PAGE_SIZE,
+): AsyncGenerator<StatsTicketItem[], void, undefined> {
+  if (!Number.isInteger(pageSize) || pageSize < 1) throw new RangeError(`page size ${pageSize}`);
+  let after: Cursor | null = null;
+  for (;;) {
+    const rows = await selectStatsRows(db, scope, filters, now, after, pageSize);
+    if (rows.length > 0) yield rows.map(toItem);
+    const last = rows[rows.length - 1];
+    if (!last || rows.length < pageSize) return;
+    after = { createdAt: last.cursor_created_at, id: last.id };
+  }
+}
+
+/**
+ * The home summary's statistics (docs/sla.md §7) over `window`: tickets
+ * requested within it, tickets closed within it, their mean closing time
+ * (real time) and the performance indicator (closed on or before their
+ * echeance). Aggregated in SQL, then shaped by the calendar's own helpers.
+ */
+export async function homeSummaryStats(db: Queryable, scope: AgenceScope, window: StatsWindow): Promise<TicketSummaryStats> {
+  const [start, end] = windowBounds(window);
+  const params: unknown[] = [start, end];
+  const scoped = scopeClause(scope, 's.agence_id', params);
+  const { rows } = await db.query<{ created: number; closed: number; mean_closing_ms: number | null; on_time: number; with_echeance: number }>(
+    `SELECT
+       (SELECT count(*)::int FROM rm.ticket_sla s WHERE s.created_at >= $1 AND s.created_at < $2${scoped}) AS created,
+       c.*
+     FROM (
+       SELECT count(*)::int AS closed,
+         (avg(extract(epoch FROM s.clos_at) - extract(epoch FROM s.created_at)) * 1000)::float8 AS mean_closing_ms,
+         count(*) FILTER (WHERE s.echeance IS NOT NULL)::int AS with_echeance,
+         count(*) FILTER (WHERE s.clos_at <= s.echeance)::int AS on_time
+       FROM rm.ticket_sla s
+       WHERE s.clos_at >= $1 AND s.clos_at < $2${scoped}
+     ) c`,
+    params,
+  );
+  const row = rows[0];
+  if (!row) throw new Error('home summary: no row');
+  return {
+    from: window.from,
+    to: window.to,
+    created: row.created,
+    closed: row.closed,
+    mean_closing_ms: row.mean_closing_ms,
+    mean_closing_time: formatClosingDuration(row.mean_closing_ms),
+    performance: { pct: percentWithOneDecimal(row.on_time, row.with_echeance), count: row.on_time, total: row.with_echeance },
+  };
+}

@@ -1,0 +1,259 @@
+import { UnrecoverableError } from 'bullmq';
+import type pg from 'pg';
+import {
+  TICKET_LOCALE,
+  TICKET_TIME_ZONE,
+  TicketEventSchema,
+  fillTemplateVariables,
+  reportFilename,
+  ticketStreamId,
+  unknownTemplateVariables,
+  type TicketEvent,
+  type TicketOpenedData,
+  type TicketVisitReport,
+} from '@fsm/contracts';
+import type { BlobStore, EventStore, RecordedEvent } from '@fsm/eventstore';
+import {
+  findAgence,
+  findClient,
+  findInstallation,
+  findTemplate,
+  listInterlocuteursByInstallation,
+  listInterlocuteursBySite,
+} from '@fsm/projections';
+import { readStreamOrEmpty } from '../event-ids.js';
+import { REPORT_IMAGE_KEYS, isEmbeddableImage, type ReportFacts, type RenderInput } from './report-facts.js';
+
+/*
+ * Gathers what a report shows. Ticket facts come from the ticket's own stream
+ * (the visit event is the report's identity, and the read models may not have
+ * reached it yet when the reactor reacts to the close); reference data that
+ * the log does not repeat (agency, its template, client address, contacts,
+ * métier) comes from the read models at render time.
+ */
+
+export interface ReportJobTarget {
+  reportId: string;
+  ticketId: string;
+  interventionId: string | null;
+}
+
+export interface LoadedReport {
+  input: RenderInput;
+  filename: string;
+  templateId: string | null;
+  templateName: string | null;
+  unknownVariables: string[];
+}
+
+export interface LoadReportDeps {
+  pool: pg.Pool;
+  store: EventStore;
+  blobs: BlobStore;
+}
+
+const dateTime = new Intl.DateTimeFormat(TICKET_LOCALE, {
+  timeZone: TICKET_TIME_ZONE,
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** '02/03/2026 à 10:05' in Paris time. */
+export function frenchDateTime(iso: string): string {
+  const parts = Object.fromEntries(dateTime.formatToParts(new Date(iso)).map((part) => [part.type, part.value]));
+  return `${parts.day}/${parts.month}/${parts.year} à ${parts.hour}:${parts.minute}`;
+}
+
+export function frenchDate(iso: string): string {
+  return frenchDateTime(iso).slice(0, 10);
+}
+
+/** '1 h 05', '45 min'. */
+export function frenchDuration(fromIso: string, toIso: string): string {
+  const minutes = Math.max(0, Math.round((Date.parse(toIso) - Date.parse(fromIso)) / 60_000));
+  if (minutes < 60) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')}`;
+}
+
+const fullName = (person: { prenom: string; nom: string } | null | undefined): string =>
+  person ? [person.prenom, person.nom].filter((part) => part.trim() !== '').join(' ') : '';
+
+async function readImage(blobs: BlobStore, ref: string | null): Promise<Uint8Array | null> {
+  if (!ref) return null;
+  try {
+    const bytes = await blobs.read(ref);
+    return isEmbeddableImage(bytes) ? new Uint8Array(bytes) : null;
+  } catch {
+    // A missing or malformed file leaves a gap in the report rather than no report.
+    return null;
+  }
+}
+
+interface Visit {
+  event: RecordedEvent;
+  report: TicketVisitReport;
+  /** null for the closure. */
+  ordinal: number | null;
+}
+
+function findVisit(history: readonly RecordedEvent[], parsed: readonly TicketEvent[], target: ReportJobTarget): Visit {
+  let ordinal = 0;
+  for (let index = 0; index < history.length; index++) {
+    const event = parsed[index]!;
+    if (event.type === 'ReinterventionRecorded') ordinal++;
+    if (history[index]!.id !== target.reportId) continue;
+    if (event.type === 'TicketClosed' && target.interventionId === null) return { event: history[index]!, report: event.data, ordinal: null };
+    if (event.type === 'ReinterventionRecorded' && event.data.interventionId === target.interventionId) {
+      return { event: history[index]!, report: event.data, ordinal };
+    }
+  }
+  throw new UnrecoverableError(`report ${target.reportId}: no matching visit in ticket ${target.ticketId}`);
+}
+
+export async function loadReport(deps: LoadReportDeps, target: ReportJobTarget): Promise<LoadedReport> {
+  const history = await readStreamOrEmpty(deps.store, ticketStreamId(target.ticketId));
+  if (history.length === 0) throw new UnrecoverableError(`report ${target.reportId}: ticket ${target.ticketId} not found`);
+  const parsed = history.map((recorded) => TicketEventSchema.parse({ type: recorded.type, data: recorded.data }));
+  const opened = parsed.find((event): event is Extract<TicketEvent, { type: 'TicketOpened' }> => event.type === 'TicketOpened')?.data;
+  if (!opened) throw new UnrecoverableError(`report ${target.reportId}: ticket ${target.ticketId} has no TicketOpened`);
+  const visit = findVisit(history, parsed, target);
+
+  const [agence, client, installation, siteContacts, installationContacts, photo, signatureClient, signatureTechnicien] = await Promise.all([
+    findAgence(deps.pool, opened.agenceId),
+    findClient(deps.pool, opened.client.id),
+    findInstallation(deps.pool, opened.installation.id),
+    listInterlocuteursBySite(deps.pool, opened.site.id),
+    listInterlocuteursByInstallation(deps.pool, opened.installation.id),
+    readImage(deps.blobs, opened.photo),
+    readImage(deps.blobs, visit.report.signatureClient),
+    readImage(deps.blobs, visit.report.signatureTechnicien),
+  ]);
+  const template = agence?.id_template ? await findTemplate(deps.pool, agence.id_template) : null;
+
+  const filename = reportFilename(opened.numChrono, visit.ordinal, target.reportId);
+  const signedAtLabel = frenchDateTime(visit.report.closedAt);
+  const principal = (contacts: readonly { prenom: string; nom: string }[]) => fullName(contacts[0]);
+  const facts: ReportFacts = {
+    reportId: target.reportId,
+    filename,
+    interventionOrdinal: visit.ordinal,
+    agence: agence
+      ? { nom: agence.nom, adresse: agence.adresse, codePostal: agence.cp_postal, ville: agence.ville, telephone: agence.telephone }
+      : null,
+    ticket: {
+      numChrono: opened.numChrono,
+      createdAtLabel: frenchDateTime(opened.openedAt),
+      probleme: opened.probleme,
+      urgent: opened.urgent,
+      requester: opened.requester,
+    },
+    client: {
+      nom: opened.client.nom,
+      adresse: client?.adresse ?? '',
+      codePostal: client?.code_postal ?? '',
+      ville: client?.ville ?? '',
+    },
+    site: {
+      nom: opened.site.nom,
+      adresse: opened.site.adresse,
+      codePostal: opened.site.code_postal,
+      ville: opened.site.ville,
+      interlocuteur: principal(siteContacts),
+    },
+    installation: {
+      nom: opened.installation.nom,
+      type: opened.metier?.nom ?? installation?.metier_nom ?? '',
+      description: installation?.description ?? '',
+      interlocuteur: principal(installationContacts),
+    },
+    visit: {
+      technicien: visit.report.technicien,
+      arriveAtLabel: frenchDateTime(visit.report.arriveAt),
+      closedAtLabel: frenchDateTime(visit.report.closedAt),
+      tempsTrajet: visit.report.tempsTrajet,
+      dureeSurSite: frenchDuration(visit.report.arriveAt, visit.report.closedAt),
+      etatArrivee: visit.report.etatArrivee,
+      etatDepart: visit.report.etatDepart,
+      constat: visit.report.constatTech,
+      remarque: visit.report.remarqueTech,
+      devis: visit.report.devis === 1,
+    },
+    photo,
+    signatures: {
+      client: { image: signatureClient, signerName: fullName(opened.requester), role: 'Client (demandeur)', signedAtLabel },
+      technicien: { image: signatureTechnicien, signerName: fullName(visit.report.technicien), role: 'Technicien intervenant', signedAtLabel },
+    },
+    creationDate: visit.event.metadata.recordedAt ?? visit.report.closedAt,
+    issuedOnLabel: frenchDate(visit.report.closedAt),
+  };
+
+  let templateHtml: string | null = null;
+  let unknownVariables: string[] = [];
+  if (template) {
+    unknownVariables = unknownTemplateVariables(template.content_html);
+    templateHtml = fillReportTemplate(template.content_html, templateValues(opened, visit.report, facts));
+  }
+  return {
+    input: { facts, templateHtml },
+    filename,
+    templateId: template?.id ?? null,
+    templateName: template?.name ?? null,
+    unknownVariables,
+  };
+}
+
+/** The catalogue's variables (management §3) for one visit. */
+export function templateValues(opened: TicketOpenedData, visit: TicketVisitReport, facts: ReportFacts): Record<string, string | null> {
+  return {
+    'ticket.num_chrono': opened.numChrono,
+    'ticket.id_technicien': visit.technicien.id,
+    'ticket.nom': opened.requester.nom,
+    'ticket.prenom': opened.requester.prenom,
+    'ticket.probleme': opened.probleme,
+    'ticket.photo': facts.photo ? REPORT_IMAGE_KEYS.photo : null,
+    'ticket.created_at': facts.ticket.createdAtLabel,
+    'ticket.arrive_at': facts.visit.arriveAtLabel,
+    'ticket.temps_trajet': visit.tempsTrajet,
+    'ticket.etat_arrivee': visit.etatArrivee,
+    'ticket.etat_depart': visit.etatDepart,
+    'ticket.clos_at': facts.visit.closedAtLabel,
+    'ticket.email': opened.requester.email,
+    'ticket.telephone': opened.requester.telephone,
+    'ticket.constat_tech': visit.constatTech,
+    'ticket.remarque_tech': visit.remarqueTech,
+    'technicien.nom': visit.technicien.nom,
+    'technicien.prenom': visit.technicien.prenom,
+    'demandeur.nom': opened.requester.nom,
+    'demandeur.prenom': opened.requester.prenom,
+    'demandeur.email': opened.requester.email,
+    'client.nom': facts.client.nom,
+    'client.adresse': facts.client.adresse,
+    'client.ville': facts.client.ville,
+    'client.code_postale': facts.client.codePostal,
+    // The client entity has no phone number (management §3): printed empty.
+    'client.telephone': null,
+    'site.nom': facts.site.nom,
+    'site.adresse': facts.site.adresse,
+    'site.ville': facts.site.ville,
+    'site.code_postal': facts.site.codePostal,
+    'site.interlocuteur_princ': facts.site.interlocuteur,
+    'installation.nom': facts.installation.nom,
+    'installation.interlocuteur_princ': facts.installation.interlocuteur,
+    'installation.type': facts.installation.type,
+    'installation.description': facts.installation.description,
+    // Always present, so the evidence block prints even when the image file is missing.
+    'signature.client': REPORT_IMAGE_KEYS.signatureClient,
+    'signature.technicien': REPORT_IMAGE_KEYS.signatureTechnicien,
+  };
+}
+
+/** Known variables filled (text escaped); unknown ones and any other `{{...}}` left by an editor removed: never raw braces. */
+export function fillReportTemplate(html: string, values: Readonly<Record<string, string | null>>): string {
+  return fillTemplateVariables(html, values)
+    .replace(/\{\{[^{}]*\}\}/g, '')
+    .replace(/\{\{|\}\}/g, '');
+}

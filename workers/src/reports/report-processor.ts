@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto';
+import { UnrecoverableError, type Job } from 'bullmq';
+import { reportStreamId, type ReportGeneratedData, type ReportGenerationFailedData } from '@fsm/contracts';
+import { outcomeEventId, readStreamOrEmpty } from '../event-ids.js';
+import { loadReport, type LoadReportDeps, type ReportJobTarget } from './load-report.js';
+import type { ReportRenderer } from './report-renderer.js';
+
+export const RENDER_REPORT_JOB = 'render-report';
+
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Job payloads carry ids only. */
+export function parseRenderReportJob(data: unknown): ReportJobTarget | null {
+  if (typeof data !== 'object' || data === null) return null;
+  const { reportId, ticketId, interventionId } = data as Record<string, unknown>;
+  if (typeof reportId !== 'string' || !GUID.test(reportId) || typeof ticketId !== 'string' || !GUID.test(ticketId)) return null;
+  if (interventionId !== null && (typeof interventionId !== 'string' || !GUID.test(interventionId))) return null;
+  return { reportId, ticketId, interventionId };
+}
+
+export interface ReportProcessorDeps extends LoadReportDeps {
+  renderer: ReportRenderer;
+  clock: () => Date;
+}
+
+export type RenderOutcome = { status: 'generated'; filename: string; sha256: string } | { status: 'already-generated' };
+
+/**
+ * Renders the report of one visit, stores the PDF (content-addressed) and
+ * appends ReportGenerated with the PDF's SHA-256. Idempotent: a report whose
+ * stream already says "generated" is not rendered again, and the outcome
+ * event's id is derived from the report id, so two runs racing each other
+ * record one outcome (the first).
+ */
+export async function renderReportJob(deps: ReportProcessorDeps, target: ReportJobTarget): Promise<RenderOutcome> {
+  const stream = reportStreamId(target.reportId);
+  const history = await readStreamOrEmpty(deps.store, stream);
+  if (history.some((event) => event.type === 'ReportGenerated')) return { status: 'already-generated' };
+
+  const loaded = await loadReport(deps, target);
+  const rendered = await deps.renderer.render(loaded.input);
+  const sha256 = createHash('sha256').update(rendered.pdf).digest('hex');
+  const blobRef = await deps.blobs.put(rendered.pdf, 'pdf');
+  const data: ReportGeneratedData = {
+    reportId: target.reportId,
+    ticketId: target.ticketId,
+    interventionId: target.interventionId,
+    filename: loaded.filename,
+    blobRef,
+    sha256,
+    bytes: rendered.pdf.length,
+    templateId: rendered.templateFallback === null ? loaded.templateId : null,
+    templateName: rendered.templateFallback === null ? loaded.templateName : null,
+    unknownVariables: loaded.unknownVariables,
+    templateFallback: rendered.templateFallback,
+    generatedAt: deps.clock().toISOString(),
+  };
+  await deps.store.appendToStream(
+    stream,
+    [{ id: outcomeEventId('report-generated', target.reportId), type: 'ReportGenerated', data, metadata: { userId: null, userName: 'workers', correlationId: target.reportId, causationId: target.reportId } }],
+    { expectedRevision: 'any' },
+  );
+  return { status: 'generated', filename: loaded.filename, sha256 };
+}
+
+/** Records that a report will not be produced, so the API stops waiting for it. */
+export async function recordReportFailure(deps: ReportProcessorDeps, target: ReportJobTarget, error: unknown, jobId: string): Promise<void> {
+  const data: ReportGenerationFailedData = {
+    reportId: target.reportId,
+    ticketId: target.ticketId,
+    interventionId: target.interventionId,
+    error: (error instanceof Error ? error.message : String(error)).slice(0, 1000),
+    failedAt: deps.clock().toISOString(),
+  };
+  await deps.store.appendToStream(
+    reportStreamId(target.reportId),
+    [{ id: outcomeEventId('report-failed', target.reportId, jobId), type: 'ReportGenerationFailed', data, metadata: { userId: null, userName: 'workers', correlationId: target.reportId, causationId: target.reportId } }],
+    { expectedRevision: 'any' },
+  );
+}
+
+export function isLastAttempt(job: Job): boolean {
+  return job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+}
+
+/** The 'reports' queue's processor: one worker per queue, branching on the job name. */
+export function reportsProcessor(deps: ReportProcessorDeps) {
+  return async (job: Job): Promise<RenderOutcome> => {
+    switch (job.name) {
+      case RENDER_REPORT_JOB: {
+        const target = parseRenderReportJob(job.data);
+        if (!target) throw new UnrecoverableError(`invalid ${RENDER_REPORT_JOB} payload`);
+        try {
+          return await renderReportJob(deps, target);
+        } catch (error) {
+          if (error instanceof UnrecoverableError || isLastAttempt(job)) await recordReportFailure(deps, target, error, job.id ?? '');
+          throw error;
+        }
+      }
+      default:
+        throw new UnrecoverableError(`unknown reports job ${job.name}`);
+    }
+  };
+}

@@ -1,0 +1,304 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseEnv, reportEmailSubject, reportStreamId, type Env, type ReportEmailRequestedData, type ReportGeneratedData } from '@fsm/contracts';
+import { createBlobStore, createPostgresEventStore, type BlobStore, type EventStore, type RecordedEvent } from '@fsm/eventstore';
+import { createTestDatabase, type TestDatabase } from '@fsm/eventstore/test-support';
+import { ProjectionRunner, readModelProjectors } from '@fsm/projections';
+import { createQueues, type Queues } from '../src/queues.js';
+import { Reactor } from '../src/reactor.js';
+import { reactions, startWorkers, type RunningWorkers } from '../src/start-workers.js';
+import { pdfText } from './support/pdf-text.js';
+import { startSmtpCatcher, type SmtpCatcher } from './support/smtp-catcher.js';
+import { appendAgence, appendClosedTicket, appendTemplate, type ClosedTicket } from './support/ticket-fixture.js';
+
+/*
+ * The whole side-effect path on real Postgres, Redis and an SMTP server run by
+ * the test: a close → the reactor → the render job → ReportGenerated; e-mail
+ * requests → one message per recipient with the PDF; a worker process killed
+ * in the middle of sending, the reactor replayed from position 0 and the jobs
+ * run again → still one report and one e-mail per recipient, counted at the
+ * SMTP server.
+ */
+
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const logger = pino({ level: 'silent' });
+let db: TestDatabase;
+let pool: pg.Pool;
+let store: EventStore & { migrate(): Promise<void> };
+let runner: ProjectionRunner;
+let blobs: BlobStore;
+let dataDir: string;
+let smtp: SmtpCatcher;
+let env: Env;
+const prefixes: string[] = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase('workers_reports');
+  pool = new pg.Pool({ connectionString: db.url, max: 12 });
+  pool.on('error', () => undefined);
+  store = createPostgresEventStore({ pool, pollIntervalMs: 50 });
+  await store.migrate();
+  runner = new ProjectionRunner({ pool, store, projectors: readModelProjectors, standbyRetryMs: 100 });
+  await runner.migrate();
+  await runner.start();
+  dataDir = await mkdtemp(join(tmpdir(), 'fsm-workers-'));
+  blobs = createBlobStore(join(dataDir, 'files'));
+  smtp = await startSmtpCatcher();
+  env = parseEnv({ DATABASE_URL: db.url, REDIS_URL: redisUrl, DATA_DIR: dataDir, SMTP_URL: smtp.url, NODE_ENV: 'test', LOG_LEVEL: 'silent', MAIL_FROM: 'Agence Lyon <rapports@agence.test>' });
+});
+
+afterAll(async () => {
+  for (const prefix of prefixes) {
+    const queues = createQueues(redisUrl, prefix);
+    for (const name of ['reports', 'emails', 'exports'] as const) await queues.get(name).obliterate({ force: true }).catch(() => undefined);
+    await queues.close();
+  }
+  await smtp?.close();
+  await runner?.stop();
+  await store?.close();
+  await pool?.end();
+  await db?.drop();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+function newPrefix(): string {
+  const prefix = `test-reports-${randomUUID().slice(0, 8)}`;
+  prefixes.push(prefix);
+  return prefix;
+}
+
+async function waitFor<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function reportEvents(reportId: string): Promise<RecordedEvent[]> {
+  try {
+    return await store.readStream(reportStreamId(reportId));
+  } catch {
+    return [];
+  }
+}
+
+const generatedRow = (reportId: string) => async () =>
+  (await pool.query<{ status: string }>(`SELECT status FROM rm.reports WHERE id = $1 AND status = 'generated'`, [reportId])).rows[0];
+
+async function requestEmails(ticket: ClosedTicket, recipients: string[]): Promise<string[]> {
+  const history = await reportEvents(ticket.closedEventId);
+  const ids = recipients.map(() => randomUUID());
+  const events = recipients.map((email, index) => {
+    const data: ReportEmailRequestedData = {
+      reportId: ticket.closedEventId,
+      ticketId: ticket.ticketId,
+      recipient: { email, nom: 'Martin', prenom: 'Claire' },
+      ticketNumber: ticket.numChrono,
+      site: 'Bâtiment A',
+      installation: 'SSI catégorie A',
+      agenceNom: 'Agence Lyon Sécurité Incendie',
+      requestedAt: new Date().toISOString(),
+    };
+    return { id: ids[index]!, type: 'ReportEmailRequested', data, metadata: { userId: null, correlationId: randomUUID(), causationId: null } };
+  });
+  await store.appendToStream(reportStreamId(ticket.closedEventId), events, { expectedRevision: history.length - 1 });
+  return ids;
+}
+
+const acceptedFor = (email: string) => smtp.accepted.filter((mail) => mail.to.includes(email));
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+describe('reports and e-mails through the reactor', () => {
+  let workers: RunningWorkers;
+  let ticket: ClosedTicket;
+  const sent = ['claire@example.fr', 'syndic@example.fr'];
+  const refused = 'inconnu@example.fr';
+
+  beforeAll(async () => {
+    workers = await startWorkers({ env, pool, store, logger, queuePrefix: newPrefix(), reactorName: 'reactor-a', backoffMs: 100 });
+  });
+  afterAll(async () => workers?.close());
+
+  it('renders the report of a close with the agency template, and records its SHA-256', async () => {
+    const templateId = await appendTemplate(
+      store,
+      '<h1>Rapport {{ticket.num_chrono}}</h1><p>{{client.nom}} – {{site.nom}} – {{installation.type}}</p><p>Arrivée {{ticket.arrive_at}}, départ {{ticket.clos_at}}</p><p>[{{ticket.inconnu}}]</p><p>{{signature.client}}</p><p>{{signature.technicien}}</p>',
+    );
+    const agenceId = await appendAgence(store, { templateId });
+    ticket = await appendClosedTicket(store, blobs, agenceId, 'LYO-2026-00042');
+    await waitFor(generatedRow(ticket.closedEventId));
+
+    const events = await reportEvents(ticket.closedEventId);
+    const generated = events.filter((event) => event.type === 'ReportGenerated');
+    expect(generated).toHaveLength(1);
+    const data = generated[0]!.data as ReportGeneratedData;
+    expect(data.filename).toBe(`rapport-LYO-2026-00042-${ticket.closedEventId.replace(/-/g, '').slice(0, 8)}.pdf`);
+    expect(data.templateId).toBe(templateId);
+    expect(data.unknownVariables).toEqual(['ticket.inconnu']);
+    const pdf = await blobs.read(data.blobRef);
+    expect(sha256(pdf)).toBe(data.sha256);
+    const text = pdfText(pdf);
+    expect(text).toContain('Rapport LYO-2026-00042');
+    expect(text).toContain('Clinique du Parc – Bâtiment A – Sécurité incendie');
+    expect(text).toContain('Arrivée 02/03/2026 à 10:00, départ 02/03/2026 à 11:05');
+    expect(text).toContain('[]');
+    expect(text).toContain('Signé par : Claire Martin');
+    expect(text).toContain('Signé par : Paul Durand');
+    expect(text).not.toContain('{{');
+  });
+
+  it('sends one e-mail per recipient with the PDF attached and a French subject; a refused address fails once, unretried', async () => {
+    smtp.rejectRecipients.add(refused);
+    const [, , refusedRequest] = await requestEmails(ticket, [...sent, refused]);
+    for (const email of sent) await waitFor(async () => acceptedFor(email).length === 1);
+    await waitFor(async () => (await reportEvents(ticket.closedEventId)).some((event) => event.type === 'ReportEmailFailed'));
+
+    const pdf = await blobs.read(((await reportEvents(ticket.closedEventId)).find((event) => event.type === 'ReportGenerated')!.data as ReportGeneratedData).blobRef);
+    for (const email of sent) {
+      const [mail] = acceptedFor(email);
+      expect(mail!.to).toEqual([email]);
+      expect(mail!.from).toBe('rapports@agence.test');
+      expect(mail!.subject).toBe(reportEmailSubject({ ticketNumber: 'LYO-2026-00042' }));
+      expect(mail!.subject).toBe("Rapport d'intervention – ticket LYO-2026-00042");
+      expect(mail!.raw).toContain('Bonjour Claire Martin');
+      expect(mail!.attachments).toHaveLength(1);
+      expect(mail!.attachments[0]!.filename).toMatch(/^rapport-LYO-2026-00042-[0-9a-f]{8}\.pdf$/);
+      expect(mail!.attachments[0]!.contentType).toBe('application/pdf');
+      expect(sha256(mail!.attachments[0]!.content)).toBe(sha256(pdf));
+    }
+    expect(acceptedFor(refused)).toHaveLength(0);
+    const failed = (await reportEvents(ticket.closedEventId)).filter((event) => event.type === 'ReportEmailFailed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]!.data).toMatchObject({ recipient: refused, permanent: true, requestEventId: refusedRequest });
+    const row = await waitFor(async () =>
+      (await pool.query(`SELECT status, permanent FROM rm.report_emails WHERE request_event_id = $1 AND status = 'failed'`, [refusedRequest])).rows[0],
+    );
+    expect(row).toEqual({ status: 'failed', permanent: true });
+    await waitFor(async () => (await pool.query(`SELECT count(*)::int AS n FROM rm.report_emails WHERE status = 'sent'`)).rows[0].n === 2);
+  });
+
+  it('retries a temporary refusal (451) with backoff and sends it once', async () => {
+    const email = 'astreinte@example.fr';
+    smtp.deferRecipients.set(email, 2);
+    const [request] = await requestEmails(ticket, [email]);
+    await waitFor(async () => acceptedFor(email).length === 1);
+    expect(smtp.deferRecipients.get(email)).toBe(0);
+    await waitFor(async () =>
+      (await reportEvents(ticket.closedEventId)).some((event) => event.type === 'ReportEmailed' && (event.data as { requestEventId: string }).requestEventId === request),
+    );
+    const events = await reportEvents(ticket.closedEventId);
+    expect(events.filter((event) => event.type === 'ReportEmailFailed' && (event.data as { requestEventId: string }).requestEventId === request)).toHaveLength(0);
+    const { rows } = await pool.query(`SELECT status, attempts FROM jobs.sent_mails WHERE request_event_id = $1`, [request]);
+    expect(rows).toEqual([{ status: 'sent', attempts: 3 }]);
+  });
+});
+
+describe('a worker killed in the middle of a job', () => {
+  let child: ChildProcess | undefined;
+  let queues: Queues;
+  let replacement: RunningWorkers | undefined;
+  afterAll(async () => {
+    child?.kill('SIGKILL');
+    await replacement?.close();
+    await queues?.close();
+  });
+
+  it('has its job retried, and a replay from position 0 adds no report and no e-mail', { timeout: 120_000 }, async () => {
+    const prefix = newPrefix();
+    queues = createQueues(redisUrl, prefix);
+    const lockMs = 1500;
+    const script = fileURLToPath(new URL('./support/worker-process.ts', import.meta.url));
+    child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', script], {
+      cwd: fileURLToPath(new URL('../../', import.meta.url)),
+      env: { ...process.env, DATABASE_URL: db.url, REDIS_URL: redisUrl, DATA_DIR: dataDir, SMTP_URL: smtp.url, QUEUE_PREFIX: prefix, LOCK_MS: String(lockMs), NODE_ENV: 'test', LOG_LEVEL: 'silent' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await waitFor(async () => output.includes('ready'), 60_000).catch(() => {
+      throw new Error(`worker process did not start:\n${output}`);
+    });
+
+    // A reactor of its own, from position 0: it also re-enqueues the first describe's jobs, which must find their effects done.
+    const reactorName = `reactor-kill-${randomUUID().slice(0, 6)}`;
+    const startReactor = async () => {
+      const reactor = new Reactor({ pool, store, reactions, enqueue: queues.enqueue, name: reactorName });
+      await reactor.migrate();
+      await reactor.start();
+      return reactor;
+    };
+    let reactor = await startReactor();
+
+    const agenceId = await appendAgence(store, { nom: 'Agence Villeurbanne' });
+    const ticket = await appendClosedTicket(store, blobs, agenceId);
+    await waitFor(generatedRow(ticket.closedEventId));
+
+    // Hold the SMTP server's answer to DATA: the message is on the wire, not yet accepted, when the worker dies.
+    const recipients = ['gardien@example.fr', 'exploitant@example.fr'];
+    let refuse: (error: Error) => void = () => undefined;
+    smtp.hold = new Promise<void>((_resolve, reject) => (refuse = reject));
+    smtp.hold.catch(() => undefined);
+    const receivedBefore = smtp.received;
+    await requestEmails(ticket, recipients);
+    await waitFor(async () => smtp.received >= receivedBefore + recipients.length);
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child!.once('exit', resolve));
+    smtp.hold = null;
+    refuse(new Error('connection lost'));
+    for (const email of recipients) expect(acceptedFor(email)).toHaveLength(0);
+
+    // A new worker finds the stalled jobs (their lock expired) and runs them again.
+    replacement = await startWorkers({ env, pool, store, logger, queuePrefix: prefix, reactor: false, lockDurationMs: lockMs, stalledIntervalMs: 500, backoffMs: 100 });
+    for (const email of recipients) await waitFor(async () => acceptedFor(email).length === 1, 60_000);
+
+    // Replay from position 0, first with the queue remembering its jobs (none added), then with the jobs forgotten (all run again).
+    const drained = async () => {
+      const counts = await Promise.all(['reports', 'emails'].map((name) => queues.get(name as 'reports').getJobCounts('waiting', 'active', 'delayed', 'prioritized')));
+      return counts.every((count) => Object.values(count).every((n) => n === 0));
+    };
+    for (const forget of [false, true]) {
+      await reactor.stop();
+      if (forget) for (const name of ['reports', 'emails'] as const) await queues.get(name).clean(0, 10_000, 'completed');
+      await pool.query('UPDATE jobs.reactor_checkpoints SET position = NULL WHERE name = $1', [reactorName]);
+      reactor = await startReactor();
+      await waitFor(async () => reactor.hasCaughtUp);
+      await waitFor(drained);
+    }
+    await reactor.stop();
+    // After the second replay every e-mail job ran again (5 sent ones; the refused one stays failed, unretried).
+    expect(await queues.get('emails').getJobCounts('completed', 'failed')).toEqual({ completed: 5, failed: 1 });
+    expect(await queues.get('reports').getJobCounts('completed', 'failed')).toEqual({ completed: 2, failed: 0 });
+
+    // One message per recipient at the SMTP server, across both describes.
+    for (const email of [...recipients, 'claire@example.fr', 'syndic@example.fr', 'astreinte@example.fr']) expect(acceptedFor(email)).toHaveLength(1);
+    // One report per visit, one outcome per e-mail request, in the log.
+    const { rows } = await pool.query<{ stream_id: string }>(`SELECT DISTINCT stream_id FROM es.events WHERE stream_id LIKE 'report-%'`);
+    expect(rows.length).toBe(2);
+    for (const { stream_id } of rows) {
+      const events = await store.readStream(stream_id);
+      expect(events.filter((event) => event.type === 'ReportGenerated')).toHaveLength(1);
+      const requests = events.filter((event) => event.type === 'ReportEmailRequested').map((event) => event.id);
+      for (const request of requests) {
+        const outcomes = events.filter(
+          (event) => (event.type === 'ReportEmailed' || event.type === 'ReportEmailFailed') && (event.data as { requestEventId: string }).requestEventId === request,
+        );
+        expect(outcomes).toHaveLength(1);
+      }
+    }
+    const sentRows = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM jobs.sent_mails WHERE status = 'sent'`);
+    expect(sentRows.rows[0]!.n).toBe(5);
+    // The outbox is unused when SMTP_URL is set.
+    await expect(readFile(join(dataDir, 'outbox'))).rejects.toThrow();
+  });
+});

@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import { ticketStreamId, type AgenceEvent, type TemplateEvent, type TicketEvent } from '@fsm/contracts';
+import type { BlobStore, EventStore } from '@fsm/eventstore';
+import { photoPng, signaturePng } from './png.js';
+
+/*
+ * Events as the command side writes them, appended straight to the store (the
+ * workers package does not import the command side): an agency, optionally
+ * with a template, and a ticket opened, taken in charge and closed with real
+ * PNG signatures in the blob store.
+ */
+
+const meta = () => ({ userId: null, userName: 'test', correlationId: randomUUID(), causationId: null });
+
+export async function appendAgence(store: EventStore, options: { nom?: string; templateId?: string | null } = {}): Promise<string> {
+  const agenceId = randomUUID();
+  const event: AgenceEvent = {
+    type: 'AgenceCreated',
+    data: {
+      agenceId,
+      nom: options.nom ?? 'Agence Lyon Sécurité Incendie',
+      adresse: '12 rue des Pompiers',
+      cp_postal: '69003',
+      ville: 'Lyon',
+      telephone: '04 78 00 00 00',
+      templateId: options.templateId ?? null,
+      createdAt: '2026-01-05T08:00:00.000Z',
+    },
+  };
+  await store.appendToStream(`agence-${agenceId}`, [{ id: randomUUID(), ...event, metadata: meta() }], { expectedRevision: 'no_stream' });
+  return agenceId;
+}
+
+export async function appendTemplate(store: EventStore, contentHtml: string, name = 'Rapport agence'): Promise<string> {
+  const templateId = randomUUID();
+  const event: TemplateEvent = { type: 'TemplateCreated', data: { templateId, name, content_html: contentHtml, css: '', createdAt: '2026-01-05T08:00:00.000Z' } };
+  await store.appendToStream(`template-${templateId}`, [{ id: randomUUID(), ...event, metadata: meta() }], { expectedRevision: 'no_stream' });
+  return templateId;
+}
+
+export interface ClosedTicket {
+  ticketId: string;
+  numChrono: string;
+  /** Id of the TicketClosed event: the report's id. */
+  closedEventId: string;
+}
+
+export async function appendClosedTicket(store: EventStore, blobs: BlobStore, agenceId: string, numChrono = `LYO-2026-${String(Math.floor(Math.random() * 90000) + 10000)}`): Promise<ClosedTicket> {
+  const ticketId = randomUUID();
+  const paul = { id: randomUUID(), prenom: 'Paul', nom: 'Durand' };
+  const [signatureClient, signatureTechnicien, photo] = await Promise.all([
+    blobs.put(signaturePng(1), 'png'),
+    blobs.put(signaturePng(3), 'png'),
+    blobs.put(photoPng(), 'png'),
+  ]);
+  const events: TicketEvent[] = [
+    {
+      type: 'TicketOpened',
+      data: {
+        ticketId,
+        numChrono,
+        source: 'manual',
+        agenceId,
+        client: { id: randomUUID(), nom: 'Clinique du Parc' },
+        site: { id: randomUUID(), nom: 'Bâtiment A', adresse: '1 rue des Lilas', code_postal: '69003', ville: 'Lyon' },
+        installation: { id: randomUUID(), nom: 'SSI catégorie A', astreinte: 1 },
+        metier: { id: randomUUID(), nom: 'Sécurité incendie' },
+        delai: 4,
+        echeance: '2026-03-02T12:00:00.000Z',
+        urgent: true,
+        probleme: 'Alarme feu sans cause apparente',
+        photo,
+        requester: { nom: 'Martin', prenom: 'Claire', email: 'claire@example.fr', telephone: '0612345678' },
+        operateur: null,
+        openedAt: '2026-03-02T08:00:00.000Z',
+      },
+    },
+    { type: 'TicketTakenInCharge', data: { technicien: paul, takenAt: '2026-03-02T08:10:00.000Z' } },
+    {
+      type: 'TicketClosed',
+      data: {
+        constatTech: 'Détecteur optique encrassé, remplacé',
+        remarqueTech: 'Prévoir contrôle annuel',
+        devis: 1,
+        arriveAt: '2026-03-02T09:00:00.000Z',
+        closedAt: '2026-03-02T10:05:00.000Z',
+        etatArrivee: 'En alarme feu',
+        etatDepart: 'Fonctionnel',
+        tempsTrajet: '00:35',
+        signatureClient,
+        signatureTechnicien,
+        technicien: paul,
+      },
+    },
+  ];
+  const ids = events.map(() => randomUUID());
+  await store.appendToStream(
+    ticketStreamId(ticketId),
+    events.map((event, index) => ({ id: ids[index]!, ...event, metadata: meta() })),
+    { expectedRevision: 'no_stream' },
+  );
+  return { ticketId, numChrono, closedEventId: ids[2]! };
+}
