@@ -1,6 +1,7 @@
 import { Outlet } from 'react-router';
 import { NavBar } from '../features/navigation/components/nav-bar';
 import { useCurrentUser } from './guards';
+import { LiveUpdatesIndicator } from './live-status';
 
 /** Every signed-in screen: navigation bar on top, the screen below. */
 export function AppLayout() {
@@ -11,6 +12,7 @@ export function AppLayout() {
         Aller au contenu
       </a>
       <NavBar user={user} />
+      <LiveUpdatesIndicator />
       <main id="contenu" className="app-main" tabIndex={-1}>
         <Outlet />
       </main>

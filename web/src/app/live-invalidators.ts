@@ -1,15 +1,36 @@
 import type { StreamInvalidators } from '../lib/live-updates';
+import { lookupKeys } from '../features/lookups/api/lookup-keys';
+import { ticketKeys } from '../features/tickets/api/ticket-keys';
+import { clientKeys } from '../features/clients/api/client-keys';
+import { qrCodeKeys } from '../features/qrcodes/api/qrcode-keys';
+import { telesurvKeys } from '../features/telesurv-accounts/api/telesurv-keys';
+import { templateKeys } from '../features/template-builder/api/template-keys';
+import { userKeys } from '../features/users/api/user-keys';
 
 /**
- * Stream category → query keys to refetch when one of its streams changes.
- * Each feature adds its own entry, built from its query-key factory (e.g.
- * `ticket: (ids) => [ticketKeys.lists(), ...ids.map(ticketKeys.detail)]`).
- * The entries below use the factories' root keys until those exist.
+ * Stream category → query keys to refetch when one of its streams changes,
+ * built from the features' query-key factories. A ticket's change refetches
+ * the lists, the home summary and that ticket's detail (with its
+ * interventions and history), never every detail in cache. Categories not
+ * listed here make the client refetch everything.
+ *
+ * The management screens' keys sit under the same roots (`['clients', …]`,
+ * `['interlocuteurs', …]`, `['agences', …]`, `['utilisateurs', …]`,
+ * `['metiers', …]`), so these entries refresh them too; the extra keys below
+ * are lists that show another category's names (an agency's name on clients
+ * and users).
  */
 export const liveInvalidators: StreamInvalidators = {
-  ticket: () => [['tickets']],
-  client: () => [['clients']],
-  agence: () => [['agences']],
-  utilisateur: () => [['utilisateurs']],
-  metier: () => [['metiers']],
+  ticket: (ids) => [ticketKeys.lists(), ticketKeys.summary(), ...ids.map(ticketKeys.detail)],
+  client: () => [lookupKeys.clients.all],
+  site: () => [lookupKeys.sites.all, lookupKeys.clients.all],
+  installation: () => [lookupKeys.sites.all, lookupKeys.clients.all],
+  interlocuteur: () => [lookupKeys.interlocuteurs.all],
+  agence: () => [lookupKeys.agences.all, clientKeys.lists(), userKeys.lists(), telesurvKeys.lists()],
+  user: () => [lookupKeys.utilisateurs.all],
+  utilisateur: () => [lookupKeys.utilisateurs.all],
+  metiers: () => [lookupKeys.metiers.all],
+  metier: () => [lookupKeys.metiers.all],
+  qrcode: () => [qrCodeKeys.lists(), qrCodeKeys.unusedCount()],
+  template: () => [templateKeys.all],
 };

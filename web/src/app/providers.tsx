@@ -4,6 +4,7 @@ import { ToastProvider } from '../components/ui/toast';
 import { useLiveUpdates } from '../lib/live-updates';
 import { getSession, subscribeSession, useSession } from '../lib/session';
 import { liveInvalidators } from './live-invalidators';
+import { LiveStatusContext } from './live-status';
 import { createQueryClient } from './query-client';
 
 /**
@@ -24,10 +25,10 @@ function SessionCacheReset() {
   return null;
 }
 
-function LiveUpdates({ enabled }: { enabled: boolean }) {
+function LiveUpdates({ enabled, children }: { enabled: boolean; children: ReactNode }) {
   const session = useSession();
-  useLiveUpdates(session?.token ?? null, liveInvalidators, { enabled });
-  return null;
+  const status = useLiveUpdates(session?.token ?? null, liveInvalidators, { enabled });
+  return <LiveStatusContext.Provider value={status}>{children}</LiveStatusContext.Provider>;
 }
 
 export interface AppProvidersProps {
@@ -43,8 +44,9 @@ export function AppProviders({ children, queryClient, liveUpdates = true }: AppP
   return (
     <QueryClientProvider client={client}>
       <SessionCacheReset />
-      <LiveUpdates enabled={liveUpdates} />
-      <ToastProvider>{children}</ToastProvider>
+      <LiveUpdates enabled={liveUpdates}>
+        <ToastProvider>{children}</ToastProvider>
+      </LiveUpdates>
     </QueryClientProvider>
   );
 }

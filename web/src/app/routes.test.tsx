@@ -23,7 +23,7 @@ describe('route guards', () => {
     it('accepts a /ticket link with a key', () => {
       renderApp('/ticket?key=abc123');
       expect(screen.queryByRole('alert')).toBeNull();
-      expect(screen.getByText('Écran en construction')).toBeTruthy();
+      expect(screen.getByRole('button', { name: 'Envoyer la demande' })).toBeTruthy();
     });
   });
 
@@ -74,12 +74,11 @@ describe('route guards', () => {
       expect(app.pathname()).toBe('/dashboard');
     });
 
-    it('shows the ticket list and detail placeholders with a way back', async () => {
+    it('shows a ticket detail with a way back to the list', async () => {
       signIn();
       const app = renderApp('/tickets/42');
-      expect(screen.getByRole('heading', { name: 'Ticket 42' })).toBeTruthy();
       await app.user.click(screen.getByRole('link', { name: /Retour aux tickets/ }));
-      expect(screen.getByRole('heading', { name: 'Tickets' })).toBeTruthy();
+      expect(await screen.findByRole('heading', { name: 'Tickets Ouverts' })).toBeTruthy();
       expect(app.pathname()).toBe('/tickets');
     });
 
@@ -94,11 +93,11 @@ describe('route guards', () => {
       ['/stats', 'tickets.stats-global', 'Statistiques'],
       ['/metiers', 'metier.edit', 'Métiers'],
       ['/telesurv', 'telesurveillance.edit', 'Comptes télésurveillance'],
-    ])('%s opens with %s', (path, permission, title) => {
+    ])('%s opens with %s', async (path, permission, title) => {
       signIn(makeUser({ role: 'admin', permissions: [permission] }));
       const app = renderApp(path);
-      expect(screen.getByRole('heading', { name: title })).toBeTruthy();
-      expect(screen.getByText('Écran en construction')).toBeTruthy();
+      expect(await screen.findByRole('heading', { level: 1, name: title })).toBeTruthy();
+      expect(screen.queryByText('Écran en construction')).toBeNull();
       expect(app.pathname()).toBe(path);
     });
 

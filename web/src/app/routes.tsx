@@ -1,25 +1,15 @@
-import { Link, Navigate, useParams, type RouteObject } from 'react-router';
-import { UnderConstruction } from '../components/ui/under-construction';
+import { Navigate, type RouteObject } from 'react-router';
 import { MANAGEMENT_SCREENS, STATS_SCREEN } from '../features/auth/access';
 import { LoginScreen } from '../features/auth/components/login-screen';
 import { HomeScreen } from '../features/home/components/home-screen';
 import { PublicTicketScreen } from '../features/public-ticket/components/public-ticket-screen';
+import { TelesurvTicketScreen } from '../features/telesurveillance/components/telesurv-ticket-screen';
+import { TicketDetailScreen } from '../features/ticket-detail/components/ticket-detail-screen';
+import { TicketListScreen } from '../features/tickets/components/ticket-list-screen';
 import { AppLayout } from './app-layout';
+import { managementScreenElement } from './management-screens';
 import { RequireAccess, RequireSession, StaffOnly, TelesurveillanceOnly } from './guards';
 import { RouteError } from './route-error';
-
-function TicketDetailPlaceholder() {
-  const { ticketId } = useParams();
-  return (
-    <UnderConstruction title={`Ticket ${ticketId ?? ''}`.trim()}>
-      <div>
-        <Link to="/tickets" className="btn">
-          <span aria-hidden="true">←</span> Retour aux tickets
-        </Link>
-      </div>
-    </UnderConstruction>
-  );
-}
 
 /**
  * Every route of the app (spec tickets §2, management §2). Shared by the
@@ -41,10 +31,7 @@ export const appRoutes: RouteObject[] = [
               {
                 element: <TelesurveillanceOnly />,
                 children: [
-                  {
-                    path: '/telesurv/ticket',
-                    element: <UnderConstruction title="Nouveau ticket (Télésurveillance)" />,
-                  },
+                  { path: '/telesurv/ticket', element: <TelesurvTicketScreen /> },
                 ],
               },
               {
@@ -52,14 +39,14 @@ export const appRoutes: RouteObject[] = [
                 children: [
                   { index: true, element: <HomeScreen /> },
                   { path: '/dashboard', element: <HomeScreen /> },
-                  { path: '/tickets', element: <UnderConstruction title="Tickets" /> },
-                  { path: '/tickets/:ticketId', element: <TicketDetailPlaceholder /> },
+                  { path: '/tickets', element: <TicketListScreen /> },
+                  { path: '/tickets/:ticketId', element: <TicketDetailScreen /> },
                   ...[...MANAGEMENT_SCREENS, STATS_SCREEN].map(
                     (screen): RouteObject => ({
                       path: screen.path,
                       element: (
                         <RequireAccess allowed={screen.isAllowed}>
-                          <UnderConstruction title={screen.title} />
+                          {managementScreenElement(screen)}
                         </RequireAccess>
                       ),
                     }),

@@ -55,6 +55,12 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** false for the two anonymous calls (login, public ticket). Default true. */
   auth?: boolean;
+  /**
+   * A 403 is the answer's own refusal, not an ended session: it comes back as
+   * an ApiError and the session stays. Only for the calls the spec says show
+   * a message on 403 (agency saves, management §6 and §8).
+   */
+  forbiddenIsError?: boolean;
 }
 
 function withQuery(path: string, query: RequestOptions['query']): string {
@@ -97,7 +103,7 @@ function serverErrorText(body: unknown): string | undefined {
  * expected type; validate with the contracts' zod schema where the shape matters.
  */
 export async function apiRequest<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = 'GET', json, formData, query, signal, auth = true } = options;
+  const { method = 'GET', json, formData, query, signal, auth = true, forbiddenIsError = false } = options;
   const token = auth ? getToken() : null;
 
   const headers = new Headers({ Accept: 'application/json' });
@@ -123,7 +129,7 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
   const parsed = await readBody(response);
   if (response.ok) return parsed as T;
 
-  if (token && (response.status === 401 || response.status === 403)) {
+  if (token && (response.status === 401 || (response.status === 403 && !forbiddenIsError))) {
     clearSession();
     throw new SessionExpiredError(response.status);
   }

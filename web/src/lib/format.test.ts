@@ -29,3 +29,24 @@ describe('formatNumber', () => {
     expect(formatNumber(1234.5)).toBe('1\u202f234,5');
   });
 });
+
+describe('form input defaults', () => {
+  it('gives Paris wall-clock date and time whatever the machine zone', async () => {
+    const { parisDateInput, parisTimeInput, parisDateTimeInput } = await import('./format');
+    const instant = new Date('2026-11-22T23:30:00Z'); // 00:30 on the 23rd in Paris
+    expect(parisDateInput(instant)).toBe('2026-11-23');
+    expect(parisTimeInput(instant)).toBe('00:30');
+    expect(parisDateTimeInput(instant)).toBe('2026-11-23T00:30');
+  });
+});
+
+describe('formatDurationMinutes', () => {
+  it('reads days and hours, hours and minutes, or minutes', async () => {
+    const { formatDurationMinutes } = await import('./format');
+    expect(formatDurationMinutes(60 * 24 * 2 + 5 * 60 + 7)).toBe('2 j 5 h');
+    expect(formatDurationMinutes(200)).toBe('3 h 20 min');
+    expect(formatDurationMinutes(120)).toBe('2 h');
+    expect(formatDurationMinutes(45)).toBe('45 min');
+    expect(formatDurationMinutes(null)).toBe('—');
+  });
+});

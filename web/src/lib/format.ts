@@ -56,3 +56,50 @@ export function formatNumber(value: number | null | undefined): string {
   if (value === null || value === undefined || Number.isNaN(value)) return EMPTY;
   return numberFormat.format(value);
 }
+
+const inputPartsFormat = new Intl.DateTimeFormat('fr-FR', {
+  timeZone: DISPLAY_TIME_ZONE,
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
+function inputParts(date: Date): Record<'day' | 'month' | 'year' | 'hour' | 'minute', string> {
+  const out = { day: '', month: '', year: '', hour: '', minute: '' };
+  for (const part of inputPartsFormat.formatToParts(date)) {
+    if (part.type in out) out[part.type as keyof typeof out] = part.value;
+  }
+  return out;
+}
+
+/** `YYYY-MM-DD` of an instant in Paris, for `<input type="date">`. */
+export function parisDateInput(now: Date = new Date()): string {
+  const p = inputParts(now);
+  return `${p.year}-${p.month}-${p.day}`;
+}
+
+/** `HH:mm` of an instant in Paris, for `<input type="time">`. */
+export function parisTimeInput(now: Date = new Date()): string {
+  const p = inputParts(now);
+  return `${p.hour}:${p.minute}`;
+}
+
+/** `YYYY-MM-DDTHH:mm` in Paris, for `<input type="datetime-local">`. */
+export function parisDateTimeInput(now: Date = new Date()): string {
+  return `${parisDateInput(now)}T${parisTimeInput(now)}`;
+}
+
+/** A duration in minutes as French words: `2 j 5 h`, `3 h 20 min`, `45 min`. */
+export function formatDurationMinutes(minutes: number | null | undefined): string {
+  if (minutes === null || minutes === undefined || Number.isNaN(minutes)) return EMPTY;
+  const total = Math.max(0, Math.round(minutes));
+  const days = Math.floor(total / 1440);
+  const hours = Math.floor((total % 1440) / 60);
+  const mins = total % 60;
+  if (days > 0) return `${days} j ${hours} h`;
+  if (hours > 0) return mins > 0 ? `${hours} h ${mins} min` : `${hours} h`;
+  return `${mins} min`;
+}

@@ -137,10 +137,11 @@ describe('connectLiveUpdates', () => {
     vi.useRealTimers();
   });
 
-  function connect(onMessage = vi.fn()) {
+  function connect(onMessage = vi.fn(), onStatus = vi.fn()) {
     const connection = connectLiveUpdates({
       token: 'tok en',
       onMessage,
+      onStatus,
       url: (token, since) => `/ws?token=${encodeURIComponent(token)}${since ? `&since=${since}` : ''}`,
       createSocket: (url) => {
         const socket = new FakeSocket(url);
@@ -149,8 +150,20 @@ describe('connectLiveUpdates', () => {
       },
       backoffMs: (attempt) => 1000 * 2 ** attempt,
     });
-    return { connection, onMessage };
+    return { connection, onMessage, onStatus };
   }
+
+  it('reports its state: connecting, open, reconnecting after a drop, open again, stopped when refused', () => {
+    const { connection, onStatus } = connect();
+    expect(onStatus.mock.calls.map(([s]) => s)).toEqual(['connecting']);
+    last().open();
+    last().drop();
+    vi.advanceTimersByTime(1000);
+    last().open();
+    last().drop(4401);
+    expect(onStatus.mock.calls.map(([s]) => s)).toEqual(['connecting', 'open', 'reconnecting', 'open', 'stopped']);
+    connection.close();
+  });
 
   it('passes each message on and remembers its position', () => {
     const { connection, onMessage } = connect();

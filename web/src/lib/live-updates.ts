@@ -1,5 +1,5 @@
 import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 /**
  * Live updates over a WebSocket (ARCHITECTURE "Projections, jobs and live
@@ -99,7 +99,16 @@ export interface LiveConnectionOptions {
   createSocket?: (url: string) => LiveSocket;
   /** Delay before reconnect attempt n (0-based). */
   backoffMs?: (attempt: number) => number;
+  /** Told whenever the connection's state changes (for the "live updates off" indicator). */
+  onStatus?: (status: LiveStatus) => void;
 }
+
+/**
+ * `connecting` before the first socket opens; `open` while connected;
+ * `reconnecting` after a drop, while the backoff runs; `stopped` once the
+ * server refused the token (no more attempts).
+ */
+export type LiveStatus = 'connecting' | 'open' | 'reconnecting' | 'stopped';
 
 export interface LiveConnection {
   close(): void;
@@ -129,6 +138,7 @@ export function connectLiveUpdates(options: LiveConnectionOptions): LiveConnecti
     url = defaultLiveUrl,
     createSocket = (u: string) => new WebSocket(u),
     backoffMs = defaultBackoffMs,
+    onStatus,
   } = options;
 
   let socket: LiveSocket | null = null;
@@ -136,9 +146,16 @@ export function connectLiveUpdates(options: LiveConnectionOptions): LiveConnecti
   let attempt = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let stopped = false;
+  let status: LiveStatus | null = null;
+  const setStatus = (next: LiveStatus) => {
+    if (status === next) return;
+    status = next;
+    onStatus?.(next);
+  };
 
   const scheduleReconnect = () => {
     if (stopped || timer !== null) return;
+    setStatus('reconnecting');
     timer = setTimeout(() => {
       timer = null;
       open();
@@ -158,6 +175,7 @@ export function connectLiveUpdates(options: LiveConnectionOptions): LiveConnecti
     socket = current;
     current.onopen = () => {
       attempt = 0;
+      setStatus('open');
     };
     current.onmessage = (event) => {
       const message = parseLiveMessage(event.data);
@@ -172,6 +190,7 @@ export function connectLiveUpdates(options: LiveConnectionOptions): LiveConnecti
       if (socket === current) socket = null;
       if (UNAUTHORIZED_CLOSE_CODES.has(event.code)) {
         stopped = true;
+        setStatus('stopped');
         return;
       }
       scheduleReconnect();
@@ -188,6 +207,7 @@ export function connectLiveUpdates(options: LiveConnectionOptions): LiveConnecti
   };
   window.addEventListener('online', onOnline);
 
+  setStatus('connecting');
   open();
 
   return {
@@ -211,23 +231,49 @@ export function connectLiveUpdates(options: LiveConnectionOptions): LiveConnecti
 /**
  * Keeps one live connection while signed in and turns its messages into query
  * invalidations. Mount it above the screens so it subscribes before they fetch.
+ * After a drop, the reconnection refetches every active query: what changed
+ * while the socket was down may predate what the server can replay.
+ * Returns the connection's state, or `off` when there is none (signed out,
+ * disabled, no WebSocket in this browser).
  */
 export function useLiveUpdates(
   token: string | null,
   invalidators: StreamInvalidators,
   options: { enabled?: boolean } = {},
-): void {
+): LiveStatus | 'off' {
   const queryClient = useQueryClient();
   const invalidatorsRef = useRef(invalidators);
   invalidatorsRef.current = invalidators;
   const enabled = options.enabled ?? true;
+  const supported = typeof WebSocket !== 'undefined';
+  const [status, setStatus] = useState<LiveStatus | 'off'>('off');
 
   useEffect(() => {
-    if (!token || !enabled || typeof WebSocket === 'undefined') return;
+    if (!token || !enabled || !supported) {
+      setStatus('off');
+      return;
+    }
+    let wasOpen = false;
+    let dropped = false;
     const connection = connectLiveUpdates({
       token,
       onMessage: (message) => applyLiveMessage(queryClient, message, invalidatorsRef.current),
+      onStatus: (next) => {
+        if (next === 'open') {
+          if (wasOpen && dropped) void queryClient.invalidateQueries();
+          wasOpen = true;
+          dropped = false;
+        } else if (next === 'reconnecting') {
+          dropped = true;
+        }
+        setStatus(next);
+      },
     });
-    return () => connection.close();
-  }, [token, enabled, queryClient]);
+    return () => {
+      connection.close();
+      setStatus('off');
+    };
+  }, [token, enabled, supported, queryClient]);
+
+  return status;
 }

@@ -24,10 +24,30 @@ export function createTestQueryClient(): QueryClient {
   return new QueryClient({ defaultOptions: { queries: { retry: false, gcTime: Infinity }, mutations: { retry: false } } });
 }
 
-export function renderApp(path: string) {
+/**
+ * A test that did not fake `fetch` still renders screens that load data; they
+ * get empty lists (GET) or a 404 (anything else) instead of a real request to
+ * nowhere, which would read as a network failure and end the session.
+ */
+function stubUnmockedFetch() {
+  if (vi.isMockFunction(globalThis.fetch)) return;
+  vi.stubGlobal(
+    'fetch',
+    vi.fn((_input: RequestInfo | URL, init?: RequestInit) =>
+      Promise.resolve(
+        (init?.method ?? 'GET') === 'GET'
+          ? new Response('[]', { status: 200, headers: { 'Content-Type': 'application/json' } })
+          : new Response('{"error":"non simulé"}', { status: 404, headers: { 'Content-Type': 'application/json' } }),
+      ),
+    ),
+  );
+}
+
+export function renderApp(path: string, options: { user?: Parameters<typeof userEvent.setup>[0] } = {}) {
+  stubUnmockedFetch();
   const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
   const queryClient = createTestQueryClient();
-  const user = userEvent.setup();
+  const user = userEvent.setup(options.user);
   const utils = render(
     <AppProviders queryClient={queryClient} liveUpdates={false}>
       <RouterProvider router={router} />
@@ -38,3 +58,5 @@ export function renderApp(path: string) {
 
 export * from './fetch-mock';
 export * from './users';
+export * from './api-routes';
+export * from './tickets';

@@ -112,7 +112,7 @@ describe('navigation bar', () => {
       const app = renderAdmin();
       await app.user.click(nav().getByRole('button', { name: /Gestion/ }));
       await app.router.navigate('/tickets');
-      expect(await screen.findByRole('heading', { name: 'Tickets' })).toBeTruthy();
+      expect(await screen.findByRole('heading', { name: 'Tickets Ouverts' })).toBeTruthy();
       expect(screen.queryByRole('menu')).toBeNull();
     });
 

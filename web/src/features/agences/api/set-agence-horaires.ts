@@ -1,0 +1,23 @@
+import { agenceHorairesResponseSchema, type AgenceHoraire } from '@fsm/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiClient } from '../../../lib/api-client';
+import { agenceKeys } from './agence-keys';
+
+export interface SetAgenceHorairesInput {
+  agenceId: string;
+  horaires: AgenceHoraire[];
+}
+
+/** PUT /api/agences/{id}/horaires: the whole week, unticked half-days as null. A 403 keeps the session (§6). */
+export async function setAgenceHoraires({ agenceId, horaires }: SetAgenceHorairesInput): Promise<AgenceHoraire[]> {
+  const answer = await apiClient.put<unknown>(`/api/agences/${encodeURIComponent(agenceId)}/horaires`, horaires, { forbiddenIsError: true });
+  return agenceHorairesResponseSchema.parse(answer);
+}
+
+export function useSetAgenceHoraires() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: setAgenceHoraires,
+    onSuccess: (week, { agenceId }) => queryClient.setQueryData(agenceKeys.horaires(agenceId), week),
+  });
+}

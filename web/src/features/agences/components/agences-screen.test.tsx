@@ -1,0 +1,133 @@
+import { MANAGEMENT_MESSAGES as M } from '@fsm/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { TOKEN_STORAGE_KEY } from '../../../lib/session';
+import { makeAgence, MIDS } from '../../../testing/management';
+import { jsonResponse, makeUser, mockApi, renderApp, sentBody, signIn } from '../../../testing/render-app';
+
+const LYON = makeAgence();
+const GRENOBLE = makeAgence({ id: MIDS.agence2, nom: 'Agence Grenoble', ville: 'Grenoble', cp_postal: '38000', adresse: '2 place Grenette' });
+const WEEK = [1, 2, 3, 4, 5].map((day) => ({ day_of_week: day, morning_open: '08:00', morning_close: '12:00', afternoon_open: '13:30', afternoon_close: '17:30' }));
+const FORBIDDEN = "Accès refusé: vous n'avez pas la permission de créer/modifier/supprimer une agence.";
+
+function api(overrides: Record<string, unknown> = {}) {
+  return mockApi({
+    'GET /api/agences': [LYON, GRENOBLE],
+    'GET /api/agences/:id/horaires': WEEK,
+    'PUT /api/agences/:id/horaires': (req: { init: RequestInit }) => JSON.parse(String(req.init.body)),
+    ...overrides,
+  });
+}
+
+const adminPlus = () => signIn(makeUser({ role: 'admin_plus', permissions: [] }));
+
+describe('Agences screen', () => {
+  it('lists the agencies and filters them with the search box', async () => {
+    adminPlus();
+    api();
+    const app = renderApp('/agences');
+    expect(await screen.findByRole('rowheader', { name: 'Agence Lyon' })).toBeTruthy();
+    expect(screen.getByRole('rowheader', { name: 'Agence Grenoble' })).toBeTruthy();
+    await app.user.type(screen.getByLabelText('Rechercher une agence'), '38000');
+    expect(screen.queryByRole('rowheader', { name: 'Agence Lyon' })).toBeNull();
+    expect(screen.getByRole('rowheader', { name: 'Agence Grenoble' })).toBeTruthy();
+  });
+
+  it('adds an agency: every field required, half-days ticked to their defaults and unticked to null', async () => {
+    adminPlus();
+    const mock = api({ 'POST /api/agences': () => jsonResponse(201, makeAgence({ id: MIDS.agence2, nom: 'Agence Annecy' })) });
+    const app = renderApp('/agences');
+    await app.user.click(await screen.findByRole('button', { name: '+ Ajouter une agence' }));
+    const dialog = screen.getByRole('dialog', { name: 'Ajouter une agence' });
+
+    await app.user.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    expect(within(dialog).getByText(M.agenceNomRequired)).toBeTruthy();
+    expect(within(dialog).getByText(M.agenceTelephoneRequired)).toBeTruthy();
+    expect(mock.calls('POST /api/agences')).toHaveLength(0);
+
+    const monday = within(dialog).getByRole('checkbox', { name: 'Lundi matin' }) as HTMLInputElement;
+    expect(monday.checked).toBe(true);
+    expect(within(dialog).getAllByText('08:00–12:00')).toHaveLength(5);
+    await app.user.click(monday);
+    expect(monday.checked).toBe(false);
+    expect(within(dialog).getAllByText('08:00–12:00')).toHaveLength(4);
+    expect(within(dialog).getByText('Fermé')).toBeTruthy();
+    await app.user.click(within(dialog).getByRole('checkbox', { name: 'Vendredi après-midi' }));
+    await app.user.click(within(dialog).getByRole('checkbox', { name: 'Vendredi après-midi' }));
+    expect(within(dialog).getAllByText('13:30–17:30')).toHaveLength(5);
+
+    await app.user.type(within(dialog).getByLabelText('Nom'), 'Agence Annecy');
+    await app.user.type(within(dialog).getByLabelText('Adresse'), '1 rue Royale');
+    await app.user.type(within(dialog).getByLabelText('Code postal'), '74000');
+    await app.user.type(within(dialog).getByLabelText('Ville'), 'Annecy');
+    await app.user.type(within(dialog).getByLabelText('Téléphone'), '04 50 00 00 00');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sentBody(mock.calls('POST /api/agences')[0])).toEqual({
+      nom: 'Agence Annecy',
+      adresse: '1 rue Royale',
+      cp_postal: '74000',
+      ville: 'Annecy',
+      telephone: '04 50 00 00 00',
+    });
+    const week = sentBody(mock.calls('PUT /api/agences/:id/horaires')[0]) as typeof WEEK;
+    expect(mock.calls('PUT /api/agences/:id/horaires')[0]?.path).toBe(`/api/agences/${MIDS.agence2}/horaires`);
+    expect(week[0]).toEqual({ day_of_week: 1, morning_open: null, morning_close: null, afternoon_open: '13:30', afternoon_close: '17:30' });
+    expect(week[4]).toEqual(WEEK[4]);
+  });
+
+  it('edits an agency and its hours', async () => {
+    adminPlus();
+    const mock = api({ 'PUT /api/agences/:id': (req: { init: RequestInit }) => ({ ...LYON, ...JSON.parse(String(req.init.body)) }) });
+    const app = renderApp('/agences');
+    await app.user.click(await screen.findByRole('button', { name: 'Modifier Agence Lyon' }));
+    const dialog = screen.getByRole('dialog', { name: "Modifier l'agence" });
+    const wednesday = (await within(dialog).findByRole('checkbox', { name: 'Mercredi après-midi' })) as HTMLInputElement;
+    await app.user.click(wednesday);
+    const phone = within(dialog).getByLabelText('Téléphone');
+    await app.user.clear(phone);
+    await app.user.type(phone, '04 78 99 99 99');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sentBody(mock.calls('PUT /api/agences/:id')[0])).toMatchObject({ nom: 'Agence Lyon', telephone: '04 78 99 99 99' });
+    const week = sentBody(mock.calls('PUT /api/agences/:id/horaires')[0]) as typeof WEEK;
+    expect(week[2]).toMatchObject({ day_of_week: 3, afternoon_open: null, afternoon_close: null, morning_open: '08:00' });
+  });
+
+  it("shows the spec's sentence on a 403 and keeps the session", async () => {
+    signIn(makeUser({ role: 'admin', permissions: ['agences.view', 'agences.edit'] }));
+    api({ 'PUT /api/agences/:id': () => jsonResponse(403, { error: 'Accès refusé.' }) });
+    const app = renderApp('/agences');
+    await app.user.click(await screen.findByRole('button', { name: 'Modifier Agence Lyon' }));
+    const dialog = screen.getByRole('dialog', { name: "Modifier l'agence" });
+    await within(dialog).findByRole('checkbox', { name: 'Lundi matin' });
+    await app.user.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(FORBIDDEN);
+    expect(window.localStorage.getItem(TOKEN_STORAGE_KEY)).toBe('test-token');
+    expect(app.pathname()).toBe('/agences');
+  });
+
+  it('asks before deleting and shows why a delete was refused', async () => {
+    adminPlus();
+    const mock = api({ 'DELETE /api/agences/:id': () => jsonResponse(409, { error: M.agenceHasClients }) });
+    const app = renderApp('/agences');
+    await app.user.click(await screen.findByRole('button', { name: 'Supprimer Agence Grenoble' }));
+    const dialog = screen.getByRole('dialog', { name: "Supprimer l'agence" });
+    expect(within(dialog).getByText("Supprimer l'agence « Agence Grenoble » ?")).toBeTruthy();
+    expect(mock.calls('DELETE /api/agences/:id')).toHaveLength(0);
+    await app.user.click(within(dialog).getByRole('button', { name: 'Supprimer' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(M.agenceHasClients);
+    expect(mock.calls('DELETE /api/agences/:id')[0]?.path).toBe(`/api/agences/${MIDS.agence2}`);
+  });
+
+  it('is read-only with agences.view alone, and only admin_plus may add', async () => {
+    signIn(makeUser({ role: 'admin', permissions: ['agences.view'] }));
+    api();
+    renderApp('/agences');
+    await screen.findByRole('rowheader', { name: 'Agence Lyon' });
+    expect(screen.queryByRole('button', { name: '+ Ajouter une agence' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Modifier Agence Lyon' })).toBeNull();
+    expect(screen.queryByRole('columnheader', { name: 'Actions' })).toBeNull();
+  });
+});

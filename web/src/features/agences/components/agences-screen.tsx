@@ -1,0 +1,137 @@
+import { hasPermission, type Agence } from '@fsm/contracts';
+import { useMemo, useState } from 'react';
+import { useCurrentUser } from '../../../app/guards';
+import { Banner } from '../../../components/ui/banner';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { SearchField } from '../../../components/ui/search-field';
+import { SkeletonRows } from '../../../components/ui/skeleton-rows';
+import { useToast } from '../../../components/ui/toast';
+import { errorMessage } from '../../../lib/api-client';
+import { matchesSearch } from '../../../lib/text-search';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { AGENCE_MESSAGES, agenceErrorMessage } from '../api/agence-errors';
+import { useDeleteAgence } from '../api/delete-agence';
+import { useAgences } from '../api/get-agences';
+import { AgenceFormDialog } from './agence-form-dialog';
+
+type Editing = { agence: Agence | null } | null;
+
+/**
+ * /agences (management §2): a searchable table, add/edit with the week's
+ * hours, delete after confirmation. Editing needs agences.edit (admin_plus
+ * always); creating is admin_plus's (docs/api-additions.md: a new agency
+ * would be outside anybody else's scope).
+ */
+export function AgencesScreen() {
+  useDocumentTitle('Agences');
+  const user = useCurrentUser();
+  const canEdit = hasPermission(user, 'agences.edit');
+  const canCreate = canEdit && user.role === 'admin_plus';
+  const toast = useToast();
+  const agences = useAgences();
+  const remove = useDeleteAgence();
+  const [search, setSearch] = useState('');
+  const [editing, setEditing] = useState<Editing>(null);
+  const [deleting, setDeleting] = useState<Agence | null>(null);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+
+  const rows = useMemo(
+    () => (agences.data ?? []).filter((a) => matchesSearch(search, a.nom, a.adresse, a.cp_postal, a.ville, a.telephone)),
+    [agences.data, search],
+  );
+
+  const confirmDelete = () => {
+    if (!deleting) return;
+    setDeleteError(null);
+    remove.mutate(deleting.id, {
+      onSuccess: () => {
+        toast.show('Agence supprimée.', { tone: 'success' });
+        setDeleting(null);
+      },
+      onError: (error) => setDeleteError(agenceErrorMessage(error, AGENCE_MESSAGES.deleteError)),
+    });
+  };
+
+  return (
+    <section className="stack" aria-labelledby="screen-title">
+      <div className="page-header">
+        <h1 id="screen-title">Agences</h1>
+        {canCreate ? (
+          <button type="button" className="btn btn--primary" onClick={() => setEditing({ agence: null })}>
+            + Ajouter une agence
+          </button>
+        ) : null}
+      </div>
+      <div className="toolbar">
+        <SearchField label="Rechercher une agence" value={search} onChange={setSearch} placeholder="Nom, ville, code postal…" />
+      </div>
+      {agences.isError ? <Banner tone="error">{errorMessage(agences.error, AGENCE_MESSAGES.loadError)}</Banner> : null}
+      <div className="table-wrap">
+        <table className="data-table">
+          <caption className="visually-hidden">Liste des agences</caption>
+          <thead>
+            <tr>
+              <th scope="col">Nom</th>
+              <th scope="col">Adresse</th>
+              <th scope="col">Code postal</th>
+              <th scope="col">Ville</th>
+              <th scope="col">Téléphone</th>
+              {canEdit ? <th scope="col">Actions</th> : null}
+            </tr>
+          </thead>
+          <tbody>
+            {agences.isPending ? (
+              <SkeletonRows columns={canEdit ? 6 : 5} />
+            ) : rows.length === 0 ? (
+              <tr>
+                <td colSpan={canEdit ? 6 : 5} className="data-table__empty">
+                  {search ? 'Aucune agence ne correspond à la recherche.' : 'Aucune agence.'}
+                </td>
+              </tr>
+            ) : (
+              rows.map((agence) => (
+                <tr key={agence.id}>
+                  <th scope="row">{agence.nom}</th>
+                  <td>{agence.adresse}</td>
+                  <td>{agence.cp_postal}</td>
+                  <td>{agence.ville}</td>
+                  <td>{agence.telephone}</td>
+                  {canEdit ? (
+                    <td>
+                      <div className="table-actions">
+                        <button type="button" className="btn btn--small" onClick={() => setEditing({ agence })} aria-label={`Modifier ${agence.nom}`}>
+                          Modifier
+                        </button>
+                        <button
+                          type="button"
+                          className="btn btn--small btn--danger-ghost"
+                          onClick={() => {
+                            setDeleteError(null);
+                            setDeleting(agence);
+                          }}
+                          aria-label={`Supprimer ${agence.nom}`}
+                        >
+                          Supprimer
+                        </button>
+                      </div>
+                    </td>
+                  ) : null}
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+      {editing ? <AgenceFormDialog agence={editing.agence} onClose={() => setEditing(null)} /> : null}
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Supprimer l'agence"
+        message={`Supprimer l'agence « ${deleting?.nom ?? ''} » ?`}
+        busy={remove.isPending}
+        error={deleteError}
+        onConfirm={confirmDelete}
+        onCancel={() => setDeleting(null)}
+      />
+    </section>
+  );
+}

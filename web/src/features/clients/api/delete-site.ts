@@ -1,0 +1,18 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiClient } from '../../../lib/api-client';
+import { clientKeys } from './client-keys';
+
+export interface DeleteSiteInput {
+  id: string;
+  clientId: string;
+}
+
+/** DELETE /api/sites/{id}; its installations go with it. */
+export async function deleteSite({ id }: DeleteSiteInput): Promise<void> {
+  await apiClient.delete(`/api/sites/${encodeURIComponent(id)}`);
+}
+
+export function useDeleteSite() {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: deleteSite, onSuccess: (_data, { clientId }) => queryClient.invalidateQueries({ queryKey: clientKeys.sites(clientId) }) });
+}

@@ -1,0 +1,20 @@
+import { clientSchema, type Client } from '@fsm/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiClient } from '../../../lib/api-client';
+import { clientKeys } from './client-keys';
+import type { ClientBodyOut } from './create-client';
+
+export interface UpdateClientInput {
+  id: string;
+  body: ClientBodyOut;
+}
+
+/** PUT /api/clients/{id} → the client after the change. */
+export async function updateClient({ id, body }: UpdateClientInput): Promise<Client> {
+  return clientSchema.parse(await apiClient.put<unknown>(`/api/clients/${encodeURIComponent(id)}`, body));
+}
+
+export function useUpdateClient() {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: updateClient, onSuccess: () => queryClient.invalidateQueries({ queryKey: clientKeys.lists() }) });
+}

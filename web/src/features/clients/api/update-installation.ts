@@ -1,0 +1,19 @@
+import { installationSchema, type Installation, type InstallationBody } from '@fsm/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiClient } from '../../../lib/api-client';
+import { clientKeys } from './client-keys';
+
+export interface UpdateInstallationInput {
+  id: string;
+  body: InstallationBody;
+}
+
+/** PUT /api/installations/{id}. */
+export async function updateInstallation({ id, body }: UpdateInstallationInput): Promise<Installation> {
+  return installationSchema.parse(await apiClient.put<unknown>(`/api/installations/${encodeURIComponent(id)}`, body));
+}
+
+export function useUpdateInstallation(clientId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: updateInstallation, onSuccess: () => queryClient.invalidateQueries({ queryKey: clientKeys.sites(clientId) }) });
+}

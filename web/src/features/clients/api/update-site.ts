@@ -1,0 +1,19 @@
+import { siteSchema, type Site, type SiteBody } from '@fsm/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiClient } from '../../../lib/api-client';
+import { clientKeys } from './client-keys';
+
+export interface UpdateSiteInput {
+  id: string;
+  body: SiteBody;
+}
+
+/** PUT /api/sites/{id}. */
+export async function updateSite({ id, body }: UpdateSiteInput): Promise<Site> {
+  return siteSchema.parse(await apiClient.put<unknown>(`/api/sites/${encodeURIComponent(id)}`, body));
+}
+
+export function useUpdateSite() {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: updateSite, onSuccess: (site) => queryClient.invalidateQueries({ queryKey: clientKeys.sites(site.client_id) }) });
+}

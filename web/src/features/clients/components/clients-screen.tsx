@@ -1,0 +1,226 @@
+import { CLIENTS_PAGE_SIZE, hasPermission, type Client } from '@fsm/contracts';
+import { useEffect, useState } from 'react';
+import { useCurrentUser } from '../../../app/guards';
+import { Banner } from '../../../components/ui/banner';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { Pagination, pageCountOf } from '../../../components/ui/pagination';
+import { SearchField } from '../../../components/ui/search-field';
+import { SkeletonRows } from '../../../components/ui/skeleton-rows';
+import { useToast } from '../../../components/ui/toast';
+import { errorMessage } from '../../../lib/api-client';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { CLIENT_MESSAGES } from '../api/client-messages';
+import { useDeleteClient } from '../api/delete-client';
+import { useDeleteInstallation } from '../api/delete-installation';
+import { useDeleteSite } from '../api/delete-site';
+import { useClientsPage } from '../api/get-clients-page';
+import { ClientDetail, type DetailAction } from './client-detail';
+import { ClientFormDialog } from './client-form-dialog';
+import { ContactsPanel } from './contacts-panel';
+import { InstallationFormDialog } from './installation-form-dialog';
+import { InstallationQrDialog } from './installation-qr-dialog';
+import { SiteFormDialog } from './site-form-dialog';
+
+type Modal =
+  | { kind: 'client'; client: Client | null }
+  | { kind: 'contacts'; client: Client }
+  | Exclude<DetailAction, { kind: 'delete-site' } | { kind: 'delete-installation' }>;
+
+type Deleting =
+  | { kind: 'client'; id: string; nom: string }
+  | { kind: 'site'; id: string; nom: string }
+  | { kind: 'installation'; id: string; nom: string };
+
+const DELETE_TEXTS: Record<Deleting['kind'], { title: string; message: (nom: string) => string; done: string }> = {
+  client: { title: 'Supprimer le client', message: (nom) => `Supprimer le client « ${nom} » et tous ses sites ?`, done: 'Client supprimé.' },
+  site: { title: 'Supprimer le site', message: (nom) => `Supprimer le site « ${nom} » et ses installations ?`, done: 'Site supprimé.' },
+  installation: { title: "Supprimer l'installation", message: (nom) => `Supprimer l'installation « ${nom} » ?`, done: 'Installation supprimée.' },
+};
+
+/**
+ * /clients (management §2): clients 10 a page with a search box; a client's
+ * sites on the left and the chosen site's installations on the right; modals
+ * for each add/edit, the installations' QR codes and the client's contacts;
+ * a confirmation before every delete. Changes need clients.edit (admin_plus
+ * always holds it).
+ */
+export function ClientsScreen() {
+  useDocumentTitle('Clients');
+  const me = useCurrentUser();
+  const toast = useToast();
+  const canEdit = hasPermission(me, 'clients.edit');
+  const showAgence = me.role === 'admin_plus';
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const debouncedSearch = useDebouncedValue(search, 300);
+  const clients = useClientsPage({ page, search: debouncedSearch });
+  const [selected, setSelected] = useState<Client | null>(null);
+  const [modal, setModal] = useState<Modal | null>(null);
+  const [deleting, setDeleting] = useState<Deleting | null>(null);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const deleteClient = useDeleteClient();
+  const deleteSite = useDeleteSite();
+  const deleteInstallation = useDeleteInstallation(selected?.id ?? '');
+  const deletePending = deleteClient.isPending || deleteSite.isPending || deleteInstallation.isPending;
+
+  const items = clients.data?.items ?? [];
+  const pageCount = pageCountOf(clients.data?.total ?? 0, CLIENTS_PAGE_SIZE);
+  useEffect(() => {
+    if (clients.data && page > pageCount) setPage(pageCount);
+  }, [clients.data, page, pageCount]);
+  // Keep the open client in step with what another user changed.
+  useEffect(() => {
+    const fresh = selected ? items.find((c) => c.id === selected.id) : undefined;
+    if (fresh && fresh !== selected && JSON.stringify(fresh) !== JSON.stringify(selected)) setSelected(fresh);
+  }, [items, selected]);
+
+  const onDetailAction = (action: DetailAction) => {
+    setDeleteError(null);
+    if (action.kind === 'delete-site') setDeleting({ kind: 'site', id: action.site.id, nom: action.site.nom });
+    else if (action.kind === 'delete-installation') setDeleting({ kind: 'installation', id: action.installation.id, nom: action.installation.nom });
+    else setModal(action);
+  };
+
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    setDeleteError(null);
+    try {
+      if (deleting.kind === 'client') await deleteClient.mutateAsync(deleting.id);
+      else if (deleting.kind === 'site') await deleteSite.mutateAsync({ id: deleting.id, clientId: selected?.id ?? '' });
+      else await deleteInstallation.mutateAsync(deleting.id);
+      toast.show(DELETE_TEXTS[deleting.kind].done, { tone: 'success' });
+      if (deleting.kind === 'client' && selected?.id === deleting.id) setSelected(null);
+      setDeleting(null);
+    } catch (error) {
+      setDeleteError(errorMessage(error, CLIENT_MESSAGES.deleteError));
+    }
+  };
+
+  const columns = 4 + (showAgence ? 1 : 0) + 1;
+
+  return (
+    <section className="stack" aria-labelledby="screen-title">
+      <div className="page-header">
+        <h1 id="screen-title">Clients</h1>
+        {canEdit ? (
+          <button type="button" className="btn btn--primary" onClick={() => setModal({ kind: 'client', client: null })}>
+            + Ajouter un client
+          </button>
+        ) : null}
+      </div>
+      <div className="toolbar">
+        <SearchField
+          label="Rechercher un client"
+          value={search}
+          placeholder="Nom du client…"
+          onChange={(value) => {
+            setSearch(value);
+            setPage(1);
+          }}
+        />
+        {clients.data ? (
+          <span className="muted toolbar__count" aria-live="polite">
+            {clients.data.total} client{clients.data.total > 1 ? 's' : ''}
+          </span>
+        ) : null}
+      </div>
+      {clients.isError ? <Banner tone="error">{errorMessage(clients.error, CLIENT_MESSAGES.loadError)}</Banner> : null}
+      <div className="table-wrap">
+        <table className="data-table data-table--selectable">
+          <caption className="visually-hidden">Liste des clients</caption>
+          <thead>
+            <tr>
+              <th scope="col">Nom</th>
+              <th scope="col">Adresse</th>
+              <th scope="col">Code postal</th>
+              <th scope="col">Ville</th>
+              {showAgence ? <th scope="col">Agence</th> : null}
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody aria-busy={clients.isFetching || undefined}>
+            {clients.isPending ? (
+              <SkeletonRows columns={columns} />
+            ) : items.length === 0 ? (
+              <tr>
+                <td colSpan={columns} className="data-table__empty">
+                  {debouncedSearch ? 'Aucun client ne correspond à la recherche.' : 'Aucun client.'}
+                </td>
+              </tr>
+            ) : (
+              items.map((client) => (
+                <tr key={client.id} aria-selected={client.id === selected?.id} className={client.id === selected?.id ? 'is-selected' : undefined}>
+                  <th scope="row">
+                    <button type="button" className="link-button" aria-pressed={client.id === selected?.id} onClick={() => setSelected(client)}>
+                      {client.nom}
+                    </button>
+                  </th>
+                  <td>{client.adresse}</td>
+                  <td>{client.code_postal}</td>
+                  <td>{client.ville}</td>
+                  {showAgence ? <td>{client.agence_nom ?? '—'}</td> : null}
+                  <td>
+                    <div className="table-actions">
+                      <button type="button" className="btn btn--small" onClick={() => setModal({ kind: 'contacts', client })} aria-label={`Interlocuteurs de ${client.nom}`}>
+                        Interlocuteurs
+                      </button>
+                      {canEdit ? (
+                        <>
+                          <button type="button" className="btn btn--small" onClick={() => setModal({ kind: 'client', client })} aria-label={`Modifier le client ${client.nom}`}>
+                            Modifier
+                          </button>
+                          <button
+                            type="button"
+                            className="btn btn--small btn--danger-ghost"
+                            onClick={() => {
+                              setDeleteError(null);
+                              setDeleting({ kind: 'client', id: client.id, nom: client.nom });
+                            }}
+                            aria-label={`Supprimer le client ${client.nom}`}
+                          >
+                            Supprimer
+                          </button>
+                        </>
+                      ) : null}
+                    </div>
+                  </td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+      <Pagination page={page} pageCount={pageCount} onPageChange={setPage} label="Pages des clients" />
+
+      {selected ? <ClientDetail key={selected.id} client={selected} canEdit={canEdit} onAction={onDetailAction} /> : <p className="muted">Choisissez un client pour voir ses sites.</p>}
+
+      {modal?.kind === 'client' ? <ClientFormDialog client={modal.client} onClose={() => setModal(null)} onSaved={(c) => modal.client && setSelected((s) => (s?.id === c.id ? c : s))} /> : null}
+      {modal?.kind === 'contacts' ? <ContactsPanel client={modal.client} canEdit={canEdit} onClose={() => setModal(null)} /> : null}
+      {selected && modal?.kind === 'add-site' ? <SiteFormDialog clientId={selected.id} site={null} onClose={() => setModal(null)} /> : null}
+      {selected && modal?.kind === 'edit-site' ? <SiteFormDialog clientId={selected.id} site={modal.site} onClose={() => setModal(null)} /> : null}
+      {selected && modal?.kind === 'add-installation' ? (
+        <InstallationFormDialog clientId={selected.id} siteId={modal.site.id} installation={null} onClose={() => setModal(null)} />
+      ) : null}
+      {selected && modal?.kind === 'edit-installation' ? (
+        <InstallationFormDialog clientId={selected.id} siteId={modal.site.id} installation={modal.installation} onClose={() => setModal(null)} />
+      ) : null}
+      {selected && modal?.kind === 'qr' ? (
+        <InstallationQrDialog
+          context={{ installation: modal.installation, siteNom: modal.site.nom, clientNom: selected.nom, agenceNom: selected.agence_nom ?? me.agence_nom }}
+          canEdit={canEdit}
+          onClose={() => setModal(null)}
+        />
+      ) : null}
+      <ConfirmDialog
+        open={deleting !== null}
+        title={deleting ? DELETE_TEXTS[deleting.kind].title : ''}
+        message={deleting ? DELETE_TEXTS[deleting.kind].message(deleting.nom) : ''}
+        busy={deletePending}
+        error={deleteError}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => setDeleting(null)}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,132 @@
+import { interlocuteurBodySchema, type Interlocuteur, type SiteWithInstallations } from '@fsm/contracts';
+import { useState, type FormEvent } from 'react';
+import { Banner } from '../../../components/ui/banner';
+import { TextField } from '../../../components/ui/text-field';
+import { useToast } from '../../../components/ui/toast';
+import { errorMessage } from '../../../lib/api-client';
+import { checkForm, type FieldErrors } from '../../../lib/form-errors';
+import { CLIENT_MESSAGES } from '../api/client-messages';
+import { useCreateInterlocuteur } from '../api/create-interlocuteur';
+import { useUpdateInterlocuteur } from '../api/update-interlocuteur';
+
+function idsAt(contact: Interlocuteur | null, niveau: 'site' | 'installation'): Set<string> {
+  return new Set((contact?.affectations ?? []).filter((a) => a.niveau === niveau).map((a) => a.niveau_id));
+}
+
+/**
+ * Add or edit a contact (§5: prénom and nom required) and choose the sites
+ * and installations it answers for; what is ticked replaces the previous set.
+ */
+export function ContactForm({
+  clientId,
+  contact,
+  sites,
+  onDone,
+}: {
+  clientId: string;
+  contact: Interlocuteur | null;
+  sites: readonly SiteWithInstallations[];
+  onDone: () => void;
+}) {
+  const toast = useToast();
+  const [values, setValues] = useState({
+    prenom: contact?.prenom ?? '',
+    nom: contact?.nom ?? '',
+    fonction: contact?.fonction ?? '',
+    telephone: contact?.telephone ?? '',
+    email: contact?.email ?? '',
+  });
+  const [siteIds, setSiteIds] = useState(() => idsAt(contact, 'site'));
+  const [installationIds, setInstallationIds] = useState(() => idsAt(contact, 'installation'));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const create = useCreateInterlocuteur();
+  const update = useUpdateInterlocuteur();
+  const busy = create.isPending || update.isPending;
+
+  const set = (key: keyof typeof values) => (event: { target: { value: string } }) => setValues((v) => ({ ...v, [key]: event.target.value }));
+  const toggle = (setter: typeof setSiteIds, id: string, on: boolean) =>
+    setter((ids) => {
+      const next = new Set(ids);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setFailure(null);
+    // Only ids still among the client's sites and installations are sent.
+    const liveSites = sites.filter((s) => siteIds.has(s.id)).map((s) => s.id);
+    const liveInstallations = sites.flatMap((s) => s.installations).filter((i) => installationIds.has(i.id)).map((i) => i.id);
+    const check = checkForm(interlocuteurBodySchema, { ...values, client_id: clientId, affect_sites: liveSites, affect_installations: liveInstallations });
+    if (!check.ok) {
+      setErrors(check.errors);
+      return;
+    }
+    setErrors({});
+    try {
+      if (contact) await update.mutateAsync({ id: contact.id, body: check.data });
+      else await create.mutateAsync(check.data);
+      toast.show(contact ? 'Interlocuteur modifié.' : 'Interlocuteur ajouté.', { tone: 'success' });
+      onDone();
+    } catch (error) {
+      setFailure(errorMessage(error, CLIENT_MESSAGES.saveError));
+    }
+  };
+
+  return (
+    <form className="stack" onSubmit={submit} noValidate aria-label={contact ? "Modifier l'interlocuteur" : 'Nouvel interlocuteur'}>
+      <h3>{contact ? `Modifier ${contact.prenom} ${contact.nom}` : 'Nouvel interlocuteur'}</h3>
+      <div className="form-row">
+        <TextField label="Prénom" required value={values.prenom} onChange={set('prenom')} error={errors.prenom} />
+        <TextField label="Nom" required value={values.nom} onChange={set('nom')} error={errors.nom} />
+      </div>
+      <TextField label="Fonction" value={values.fonction} onChange={set('fonction')} error={errors.fonction} />
+      <div className="form-row">
+        <TextField label="Téléphone" type="tel" value={values.telephone} onChange={set('telephone')} error={errors.telephone} />
+        <TextField label="Email" type="email" value={values.email} onChange={set('email')} error={errors.email} />
+      </div>
+      <fieldset className="fieldset">
+        <legend className="field__label">Affectations</legend>
+        {sites.length === 0 ? <p className="muted">Ce client n'a pas encore de site.</p> : null}
+        <ul className="affectations">
+          {sites.map((site) => (
+            <li key={site.id}>
+              <label className="checkbox-field">
+                <input type="checkbox" className="checkbox" checked={siteIds.has(site.id)} onChange={(e) => toggle(setSiteIds, site.id, e.target.checked)} />
+                <span className="checkbox-field__label">Site : {site.nom}</span>
+              </label>
+              {site.installations.length > 0 ? (
+                <ul className="affectations__installations">
+                  {site.installations.map((installation) => (
+                    <li key={installation.id}>
+                      <label className="checkbox-field">
+                        <input
+                          type="checkbox"
+                          className="checkbox"
+                          checked={installationIds.has(installation.id)}
+                          onChange={(e) => toggle(setInstallationIds, installation.id, e.target.checked)}
+                        />
+                        <span className="checkbox-field__label">Installation : {installation.nom}</span>
+                      </label>
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      </fieldset>
+      {failure ? <Banner tone="error">{failure}</Banner> : null}
+      <div className="dialog__actions">
+        <button type="button" className="btn" onClick={onDone} disabled={busy}>
+          Annuler
+        </button>
+        <button type="submit" className="btn btn--primary" disabled={busy} aria-busy={busy || undefined}>
+          Enregistrer
+        </button>
+      </div>
+    </form>
+  );
+}

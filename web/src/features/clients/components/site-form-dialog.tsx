@@ -1,0 +1,81 @@
+import { MANAGEMENT_MESSAGES, type Site } from '@fsm/contracts';
+import { useState, type FormEvent } from 'react';
+import { Banner } from '../../../components/ui/banner';
+import { Dialog } from '../../../components/ui/dialog';
+import { TextField } from '../../../components/ui/text-field';
+import { useToast } from '../../../components/ui/toast';
+import { errorMessage } from '../../../lib/api-client';
+import { CLIENT_MESSAGES } from '../api/client-messages';
+import { useCreateSite } from '../api/create-site';
+import { useUpdateSite } from '../api/update-site';
+
+type Field = 'nom' | 'adresse' | 'code_postal' | 'ville';
+const FIELDS: readonly Field[] = ['nom', 'adresse', 'code_postal', 'ville'];
+
+/** Add or edit a site of `clientId`; every field is required: 'Tous les champs sont obligatoires !' (§5). */
+export function SiteFormDialog({ clientId, site, onClose, onSaved }: { clientId: string; site: Site | null; onClose: () => void; onSaved?: (site: Site) => void }) {
+  const toast = useToast();
+  const [values, setValues] = useState<Record<Field, string>>({
+    nom: site?.nom ?? '',
+    adresse: site?.adresse ?? '',
+    code_postal: site?.code_postal ?? '',
+    ville: site?.ville ?? '',
+  });
+  const [missing, setMissing] = useState<ReadonlySet<Field>>(new Set());
+  const [alert, setAlert] = useState<string | null>(null);
+  const create = useCreateSite();
+  const update = useUpdateSite();
+  const busy = create.isPending || update.isPending;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setAlert(null);
+    const empty = new Set(FIELDS.filter((field) => !values[field].trim()));
+    setMissing(empty);
+    if (empty.size > 0) {
+      setAlert(MANAGEMENT_MESSAGES.siteFieldsRequired);
+      return;
+    }
+    const body = {
+      nom: values.nom.trim(),
+      adresse: values.adresse.trim(),
+      ville: values.ville.trim(),
+      code_postal: values.code_postal.trim(),
+      client_id: clientId,
+    };
+    try {
+      const saved = site ? await update.mutateAsync({ id: site.id, body }) : await create.mutateAsync(body);
+      toast.show(site ? 'Site modifié.' : 'Site créé.', { tone: 'success' });
+      onSaved?.(saved);
+      onClose();
+    } catch (error) {
+      setAlert(errorMessage(error, CLIENT_MESSAGES.saveError));
+    }
+  };
+
+  const field = (key: Field, label: string) => (
+    <TextField label={label} required value={values[key]} invalid={missing.has(key)} onChange={(event) => setValues((v) => ({ ...v, [key]: event.target.value }))} />
+  );
+
+  return (
+    <Dialog open title={site ? 'Modifier le site' : 'Ajouter un site'} onClose={onClose}>
+      <form className="stack" onSubmit={submit} noValidate>
+        {field('nom', 'Nom')}
+        {field('adresse', 'Adresse')}
+        <div className="form-row">
+          {field('code_postal', 'Code postal')}
+          {field('ville', 'Ville')}
+        </div>
+        {alert ? <Banner tone="error">{alert}</Banner> : null}
+        <div className="dialog__actions">
+          <button type="button" className="btn" onClick={onClose} disabled={busy}>
+            Annuler
+          </button>
+          <button type="submit" className="btn btn--primary" disabled={busy} aria-busy={busy || undefined}>
+            Enregistrer
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,19 @@
+import { metierSchema, type Metier, type MetierBody } from '@fsm/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiClient } from '../../../lib/api-client';
+import { metierKeys } from './metier-keys';
+
+export interface UpdateMetierInput {
+  id: string;
+  body: MetierBody;
+}
+
+/** PUT /api/metiers/{id} with the whole trade (the HO_stats toggle too, §7). */
+export async function updateMetier({ id, body }: UpdateMetierInput): Promise<Metier> {
+  return metierSchema.parse(await apiClient.put<unknown>(`/api/metiers/${encodeURIComponent(id)}`, body));
+}
+
+export function useUpdateMetier() {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: updateMetier, onSettled: () => queryClient.invalidateQueries({ queryKey: metierKeys.lists() }) });
+}

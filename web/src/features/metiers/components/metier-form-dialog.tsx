@@ -1,0 +1,103 @@
+import { metierBodySchema, type Metier } from '@fsm/contracts';
+import { useState, type FormEvent } from 'react';
+import { Banner } from '../../../components/ui/banner';
+import { CheckboxField } from '../../../components/ui/checkbox-field';
+import { Dialog } from '../../../components/ui/dialog';
+import { TextField } from '../../../components/ui/text-field';
+import { useToast } from '../../../components/ui/toast';
+import { errorMessage } from '../../../lib/api-client';
+import { checkForm, type FieldErrors } from '../../../lib/form-errors';
+import { useCreateMetier } from '../api/create-metier';
+import { METIER_MESSAGES } from '../api/metier-messages';
+import { useUpdateMetier } from '../api/update-metier';
+
+interface MetierFormValues {
+  nom: string;
+  ordre: string;
+  delai_inter: string;
+  HO_stats: boolean;
+}
+
+/**
+ * Add or edit a trade (§5): nom required; ordre a whole number or empty
+ * (null); delai_inter at least 0, floored, empty is null. The contracts schema
+ * does the conversions, so the body is what the API stores.
+ */
+export function MetierFormDialog({ metier, onClose }: { metier: Metier | null; onClose: () => void }) {
+  const toast = useToast();
+  const [values, setValues] = useState<MetierFormValues>({
+    nom: metier?.nom ?? '',
+    ordre: metier?.ordre === null || metier?.ordre === undefined ? '' : String(metier.ordre),
+    delai_inter: metier?.delai_inter === null || metier?.delai_inter === undefined ? '' : String(metier.delai_inter),
+    HO_stats: metier?.HO_stats === 1,
+  });
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const create = useCreateMetier();
+  const update = useUpdateMetier();
+  const busy = create.isPending || update.isPending;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setFailure(null);
+    const check = checkForm(metierBodySchema, { ...values, HO_stats: values.HO_stats ? 1 : 0 });
+    if (!check.ok) {
+      setErrors(check.errors);
+      return;
+    }
+    setErrors({});
+    try {
+      if (metier) await update.mutateAsync({ id: metier.id, body: check.data });
+      else await create.mutateAsync(check.data);
+      toast.show(metier ? 'Métier modifié.' : 'Métier ajouté.', { tone: 'success' });
+      onClose();
+    } catch (error) {
+      setFailure(errorMessage(error, METIER_MESSAGES.saveError));
+    }
+  };
+
+  return (
+    <Dialog open title={metier ? 'Modifier le métier' : 'Ajouter un métier'} onClose={onClose}>
+      <form className="stack" onSubmit={submit} noValidate>
+        <TextField label="Nom" required value={values.nom} onChange={(e) => setValues((v) => ({ ...v, nom: e.target.value }))} error={errors.nom} />
+        <div className="form-row">
+          <TextField
+            label="Ordre"
+            type="number"
+            step={1}
+            inputMode="numeric"
+            value={values.ordre}
+            onChange={(e) => setValues((v) => ({ ...v, ordre: e.target.value }))}
+            error={errors.ordre}
+          />
+          <TextField
+            label="Délai (h)"
+            type="number"
+            min={0}
+            step={1}
+            inputMode="numeric"
+            hint="Délai d'intervention en heures ; vide si aucun."
+            value={values.delai_inter}
+            onChange={(e) => setValues((v) => ({ ...v, delai_inter: e.target.value }))}
+            error={errors.delai_inter}
+          />
+        </div>
+        <CheckboxField
+          label="Jours non ouvrés comptés dans les statistiques"
+          hint="Coché : le délai court aussi les week-ends et jours fériés (HO_stats)."
+          checked={values.HO_stats}
+          onChange={(e) => setValues((v) => ({ ...v, HO_stats: e.target.checked }))}
+        />
+        {failure ? <Banner tone="error">{failure}</Banner> : null}
+        <div className="dialog__actions">
+          <button type="button" className="btn" onClick={onClose} disabled={busy}>
+            Annuler
+          </button>
+          <button type="submit" className="btn btn--primary" disabled={busy} aria-busy={busy || undefined}>
+            Enregistrer
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,265 @@
+import {
+  DndContext,
+  KeyboardSensor,
+  PointerSensor,
+  closestCenter,
+  useSensor,
+  useSensors,
+  type Announcements,
+  type DragEndEvent,
+  type ScreenReaderInstructions,
+} from '@dnd-kit/core';
+import { SortableContext, arrayMove, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
+import { CSS } from '@dnd-kit/utilities';
+import { METIER_DELETE_CONFIRMATION, hasPermission, type Metier } from '@fsm/contracts';
+import { useState } from 'react';
+import { useCurrentUser } from '../../../app/guards';
+import { Banner } from '../../../components/ui/banner';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { SkeletonRows } from '../../../components/ui/skeleton-rows';
+import { useToast } from '../../../components/ui/toast';
+import { errorMessage } from '../../../lib/api-client';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useDeleteMetier } from '../api/delete-metier';
+import { useMetierList } from '../api/get-metiers';
+import { METIER_MESSAGES } from '../api/metier-messages';
+import { useReorderMetiers } from '../api/reorder-metiers';
+import { useUpdateMetier } from '../api/update-metier';
+import { MetierFormDialog } from './metier-form-dialog';
+
+const nameOf = (metiers: readonly Metier[], id: unknown) => metiers.find((m) => m.id === id)?.nom ?? 'le métier';
+
+/** French words for dnd-kit's live announcements and keyboard instructions. */
+function dragTexts(metiers: readonly Metier[]): { announcements: Announcements; screenReaderInstructions: ScreenReaderInstructions } {
+  const position = (id: unknown) => metiers.findIndex((m) => m.id === id) + 1;
+  return {
+    screenReaderInstructions: {
+      draggable:
+        'Pour déplacer un métier, appuyez sur Espace ou Entrée, utilisez les flèches haut et bas, puis Espace ou Entrée pour déposer, ou Échap pour annuler.',
+    },
+    announcements: {
+      onDragStart: ({ active }) => `${nameOf(metiers, active.id)} saisi, position ${position(active.id)}.`,
+      onDragOver: ({ active, over }) => (over ? `${nameOf(metiers, active.id)} au-dessus de la position ${position(over.id)}.` : `${nameOf(metiers, active.id)} hors de la liste.`),
+      onDragEnd: ({ active, over }) => (over ? `${nameOf(metiers, active.id)} déposé en position ${position(over.id)}.` : `${nameOf(metiers, active.id)} déposé.`),
+      onDragCancel: ({ active }) => `Déplacement de ${nameOf(metiers, active.id)} annulé.`,
+    },
+  };
+}
+
+interface RowProps {
+  metier: Metier;
+  index: number;
+  count: number;
+  canEdit: boolean;
+  busy: boolean;
+  onMove: (from: number, to: number) => void;
+  onToggleHoStats: (metier: Metier) => void;
+  onEdit: (metier: Metier) => void;
+  onDelete: (metier: Metier) => void;
+}
+
+function MetierRow({ metier, index, count, canEdit, busy, onMove, onToggleHoStats, onEdit, onDelete }: RowProps) {
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: metier.id, disabled: !canEdit });
+  const style = { transform: CSS.Translate.toString(transform), transition };
+  return (
+    <tr ref={setNodeRef} style={style} className={isDragging ? 'sortable-row sortable-row--dragging' : 'sortable-row'}>
+      <td className="metier-order">
+        {canEdit ? (
+          <>
+            <button
+              type="button"
+              ref={setActivatorNodeRef}
+              className="drag-handle"
+              aria-label={`Déplacer ${metier.nom}`}
+              {...attributes}
+              {...listeners}
+            >
+              <span aria-hidden="true">⠿</span>
+            </button>
+            <button type="button" className="btn btn--ghost btn--icon" aria-label={`Monter ${metier.nom}`} disabled={busy || index === 0} onClick={() => onMove(index, index - 1)}>
+              <span aria-hidden="true">↑</span>
+            </button>
+            <button
+              type="button"
+              className="btn btn--ghost btn--icon"
+              aria-label={`Descendre ${metier.nom}`}
+              disabled={busy || index === count - 1}
+              onClick={() => onMove(index, index + 1)}
+            >
+              <span aria-hidden="true">↓</span>
+            </button>
+          </>
+        ) : null}
+        <span className="metier-order__value">{metier.ordre ?? '—'}</span>
+      </td>
+      <th scope="row">{metier.nom}</th>
+      <td>{metier.delai_inter ?? '—'}</td>
+      <td>
+        {canEdit ? (
+          <label className="switch">
+            <input
+              type="checkbox"
+              className="checkbox"
+              checked={metier.HO_stats === 1}
+              disabled={busy}
+              aria-label={`Jours non ouvrés comptés dans les statistiques : ${metier.nom}`}
+              onChange={() => onToggleHoStats(metier)}
+            />
+            <span>{metier.HO_stats === 1 ? 'Oui' : 'Non'}</span>
+          </label>
+        ) : metier.HO_stats === 1 ? (
+          'Oui'
+        ) : (
+          'Non'
+        )}
+      </td>
+      {canEdit ? (
+        <td>
+          <div className="table-actions">
+            <button type="button" className="btn btn--small" onClick={() => onEdit(metier)} aria-label={`Modifier ${metier.nom}`}>
+              Modifier
+            </button>
+            <button type="button" className="btn btn--small btn--danger-ghost" onClick={() => onDelete(metier)} aria-label={`Supprimer ${metier.nom}`}>
+              Supprimer
+            </button>
+          </div>
+        </td>
+      ) : null}
+    </tr>
+  );
+}
+
+/**
+ * /metiers (management §2): trades in their order, dragged (pointer or
+ * keyboard) or moved with ↑/↓ to renumber them, added and edited in a
+ * modal, HO_stats toggled in place. Without metier.edit the table is
+ * read-only.
+ */
+export function MetiersScreen() {
+  useDocumentTitle('Métiers');
+  const user = useCurrentUser();
+  const canEdit = hasPermission(user, 'metier.edit');
+  const toast = useToast();
+  const list = useMetierList();
+  const reorder = useReorderMetiers();
+  const update = useUpdateMetier();
+  const remove = useDeleteMetier();
+  const [alert, setAlert] = useState<string | null>(null);
+  const [editing, setEditing] = useState<{ metier: Metier | null } | null>(null);
+  const [deleting, setDeleting] = useState<Metier | null>(null);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const metiers = list.data ?? [];
+  const busy = reorder.isPending || update.isPending;
+  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 4 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
+
+  const move = (from: number, to: number) => {
+    if (from === to || to < 0 || to >= metiers.length) return;
+    setAlert(null);
+    const ids = arrayMove(metiers, from, to).map((m) => m.id);
+    reorder.mutate(ids, { onError: () => setAlert(METIER_MESSAGES.reorderError) });
+  };
+
+  const onDragEnd = ({ active, over }: DragEndEvent) => {
+    if (!over || active.id === over.id) return;
+    move(
+      metiers.findIndex((m) => m.id === active.id),
+      metiers.findIndex((m) => m.id === over.id),
+    );
+  };
+
+  const toggleHoStats = (metier: Metier) => {
+    setAlert(null);
+    const { id, ...fields } = metier;
+    update.mutate(
+      { id, body: { ...fields, HO_stats: metier.HO_stats === 1 ? 0 : 1 } },
+      { onError: (error) => setAlert(errorMessage(error, METIER_MESSAGES.hoStatsError)) },
+    );
+  };
+
+  const confirmDelete = () => {
+    if (!deleting) return;
+    setDeleteError(null);
+    remove.mutate(deleting.id, {
+      onSuccess: () => {
+        toast.show('Métier supprimé.', { tone: 'success' });
+        setDeleting(null);
+      },
+      onError: (error) => setDeleteError(errorMessage(error, METIER_MESSAGES.saveError)),
+    });
+  };
+
+  const columns = canEdit ? 5 : 4;
+
+  return (
+    <section className="stack" aria-labelledby="screen-title">
+      <div className="page-header">
+        <h1 id="screen-title">Métiers</h1>
+        {canEdit ? (
+          <button type="button" className="btn btn--primary" onClick={() => setEditing({ metier: null })}>
+            + Ajouter
+          </button>
+        ) : null}
+      </div>
+      {canEdit ? <p className="muted">Faites glisser une ligne (ou utilisez ↑ et ↓) pour changer l'ordre des métiers.</p> : null}
+      {list.isError ? <Banner tone="error">{METIER_MESSAGES.loadError}</Banner> : null}
+      {alert ? <Banner tone="error">{alert}</Banner> : null}
+      <div className="table-wrap">
+        <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd} accessibility={dragTexts(metiers)}>
+          <table className="data-table">
+            <caption className="visually-hidden">Liste des métiers</caption>
+            <thead>
+              <tr>
+                <th scope="col">Ordre</th>
+                <th scope="col">Nom</th>
+                <th scope="col">Délai (h)</th>
+                <th scope="col">Jours non ouvrés (stats)</th>
+                {canEdit ? <th scope="col">Actions</th> : null}
+              </tr>
+            </thead>
+            <tbody>
+              {list.isPending ? (
+                <SkeletonRows columns={columns} />
+              ) : metiers.length === 0 ? (
+                <tr>
+                  <td colSpan={columns} className="data-table__empty">
+                    Aucun métier.
+                  </td>
+                </tr>
+              ) : (
+                <SortableContext items={metiers.map((m) => m.id)} strategy={verticalListSortingStrategy}>
+                  {metiers.map((metier, index) => (
+                    <MetierRow
+                      key={metier.id}
+                      metier={metier}
+                      index={index}
+                      count={metiers.length}
+                      canEdit={canEdit}
+                      busy={busy}
+                      onMove={move}
+                      onToggleHoStats={toggleHoStats}
+                      onEdit={(m) => setEditing({ metier: m })}
+                      onDelete={(m) => {
+                        setDeleteError(null);
+                        setDeleting(m);
+                      }}
+                    />
+                  ))}
+                </SortableContext>
+              )}
+            </tbody>
+          </table>
+        </DndContext>
+      </div>
+      {editing ? <MetierFormDialog metier={editing.metier} onClose={() => setEditing(null)} /> : null}
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Supprimer le métier"
+        message={METIER_DELETE_CONFIRMATION}
+        busy={remove.isPending}
+        error={deleteError}
+        onConfirm={confirmDelete}
+        onCancel={() => setDeleting(null)}
+      />
+    </section>
+  );
+}

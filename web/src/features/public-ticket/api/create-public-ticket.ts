@@ -1,0 +1,37 @@
+import { TICKET_MESSAGES } from '@fsm/contracts';
+import { useMutation } from '@tanstack/react-query';
+import { ApiError, apiRequest } from '../../../lib/api-client';
+
+export interface PublicTicketInput {
+  key: string;
+  nom: string;
+  prenom: string;
+  email: string;
+  telephone: string;
+  probleme: string;
+  /** The captcha's proof (ALTCHA payload), under the spec's field name. */
+  captcha: string;
+  photo: File | null;
+}
+
+/** POST /api/public/ticket-create (multipart, no token; spec §7). */
+export async function createPublicTicket(input: PublicTicketInput): Promise<void> {
+  const form = new FormData();
+  form.append('key', input.key);
+  form.append('nom', input.nom.trim());
+  form.append('prenom', input.prenom.trim());
+  form.append('email', input.email.trim());
+  form.append('telephone', input.telephone.trim());
+  form.append('probleme', input.probleme.trim());
+  form.append('g-recaptcha-response', input.captcha);
+  if (input.photo) form.append('photo', input.photo, input.photo.name);
+  const answer = await apiRequest<unknown>('/api/public/ticket-create', { method: 'POST', formData: form, auth: false });
+  if (typeof answer === 'object' && answer !== null && (answer as { success?: unknown }).success === false) {
+    const error = (answer as { error?: unknown }).error;
+    throw new ApiError(200, typeof error === 'string' && error ? error : TICKET_MESSAGES.publicSaveError, answer);
+  }
+}
+
+export function useCreatePublicTicket() {
+  return useMutation({ mutationFn: createPublicTicket });
+}

@@ -1,0 +1,171 @@
+import { defaultStatsWindow, type StatsTicketItem } from '@fsm/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { makeAgence, makeMetier, MIDS } from '../../../testing/management';
+import { jsonResponse, makeUser, mockApi, renderApp, signIn } from '../../../testing/render-app';
+import { renderScreen } from '../../../testing/render-screen';
+import { StatsScreen } from './stats-screen';
+
+function item(n: number, overrides: Partial<StatsTicketItem> = {}): StatsTicketItem {
+  return {
+    id: `11111111-1111-4111-8111-00000000000${n}`,
+    num_chrono: `LYO-2026-000${n}`,
+    client_nom: 'Hôpital Nord',
+    site_nom: 'Bâtiment A',
+    installation_nom: 'SSI catégorie A',
+    technicien_prenom: 'Lucie',
+    technicien_nom: 'Petit',
+    created_at: '2026-03-10T08:00:00.000Z',
+    clos_at: '2026-03-10T10:00:00.000Z',
+    sla_ok: true,
+    devis_ok: null,
+    interventions_count: 1,
+    ...overrides,
+  };
+}
+
+const ANSWER = {
+  summary: { sla_pct: 92.5, sla_ok: 37, total: 40, devis_pct: 80, devis_ok: 4, devis_eligible: 5 },
+  items: [item(1), item(2, { sla_ok: false, devis_ok: false, num_chrono: 'LYO-2026-0002', technicien_prenom: null, technicien_nom: null })],
+};
+
+function api(overrides: Record<string, unknown> = {}) {
+  return mockApi({
+    'GET /api/stats/tickets': ANSWER,
+    'GET /api/metiers': [makeMetier(), makeMetier({ id: MIDS.metier2, nom: 'Électricité', ordre: 2 })],
+    'GET /api/agences': [makeAgence(), makeAgence({ id: MIDS.agence2, nom: 'Agence Grenoble' })],
+    ...overrides,
+  });
+}
+
+// The route loads the screen lazily; load it once up front so a busy test run does not time out.
+beforeAll(async () => {
+  await import('./stats-screen');
+});
+
+/** The lazy screen is there once its filters are. */
+const ready = () => screen.findByRole('button', { name: 'Appliquer' }, { timeout: 5000 });
+
+describe('Statistiques screen', () => {
+  it('asks for the last 30 days by default, without the Agence filter for tickets.stats', async () => {
+    signIn(makeUser({ role: 'technicien_plus', permissions: ['tickets.stats'] }));
+    const mock = api();
+    renderApp('/stats');
+    await ready();
+    await screen.findByRole('heading', { level: 1, name: 'Statistiques' });
+    const window = defaultStatsWindow(new Date());
+    expect((await screen.findByLabelText('Du') as HTMLInputElement).value).toBe(window.from);
+    expect((screen.getByLabelText('Au') as HTMLInputElement).value).toBe(window.to);
+    expect((screen.getByLabelText('Métier') as HTMLSelectElement).selectedOptions[0]?.textContent).toBe('Tous');
+    expect(screen.queryByLabelText('Agence')).toBeNull();
+    await waitFor(() => expect(mock.calls('GET /api/stats/tickets')).toHaveLength(1));
+    const query = mock.calls('GET /api/stats/tickets')[0]?.query;
+    expect(query?.get('from')).toBe(window.from);
+    expect(query?.get('to')).toBe(window.to);
+    expect(query?.has('metier_id')).toBe(false);
+    expect(query?.has('agence_id')).toBe(false);
+    expect(mock.calls('GET /api/agences')).toHaveLength(0);
+  });
+
+  it("offers 'Toutes' and the agencies with tickets.stats-global, and applies the filters", async () => {
+    signIn(makeUser({ role: 'admin_plus', permissions: ['tickets.stats-global'] }));
+    const mock = api();
+    const app = renderApp('/stats');
+    await ready();
+    const agence = (await screen.findByLabelText('Agence')) as HTMLSelectElement;
+    expect(agence.selectedOptions[0]?.textContent).toBe('Toutes');
+    await app.user.selectOptions(agence, await screen.findByRole('option', { name: 'Agence Grenoble' }));
+    await app.user.selectOptions(screen.getByLabelText('Métier'), await screen.findByRole('option', { name: 'Électricité' }));
+    await app.user.clear(screen.getByLabelText('Du'));
+    await app.user.type(screen.getByLabelText('Du'), '2026-03-01');
+    await app.user.clear(screen.getByLabelText('Au'));
+    await app.user.type(screen.getByLabelText('Au'), '2026-03-31');
+    expect(mock.calls('GET /api/stats/tickets')).toHaveLength(1);
+    await app.user.click(screen.getByRole('button', { name: 'Appliquer' }));
+    await waitFor(() => expect(mock.calls('GET /api/stats/tickets')).toHaveLength(2));
+    const query = mock.calls('GET /api/stats/tickets')[1]?.query;
+    expect(Object.fromEntries(query ?? [])).toEqual({ from: '2026-03-01', to: '2026-03-31', metier_id: MIDS.metier2, agence_id: MIDS.agence2 });
+  });
+
+  it("shows the two gauges: green 'Atteint' at 90 % or more, red 'À améliorer' under 100 % for quotes", async () => {
+    signIn(makeUser({ role: 'admin', permissions: ['tickets.stats'] }));
+    api();
+    renderApp('/stats');
+    await ready();
+    const sla = await screen.findByRole('meter', { name: "Respect du délai d'intervention" });
+    expect(sla.getAttribute('aria-valuetext')).toBe('92,5\u202F% — Atteint');
+    expect(sla.closest('article')?.className).toContain('stats-gauge--reached');
+    const devis = screen.getByRole('meter', { name: 'Devis envoyés sous 5 jours' });
+    expect(devis.getAttribute('aria-valuetext')).toBe('80\u202F% — À améliorer');
+    expect(devis.closest('article')?.className).toContain('stats-gauge--missed');
+    expect(within(devis.closest('article') as HTMLElement).getByText('4 / 5 devis dans les délais')).toBeTruthy();
+  });
+
+  it('lists the tickets, each row opening the ticket', async () => {
+    signIn(makeUser({ role: 'admin', permissions: ['tickets.stats'] }));
+    api();
+    const app = renderApp('/stats');
+    await ready();
+    const row = (await screen.findByRole('rowheader', { name: 'LYO-2026-0002' })).closest('tr') as HTMLElement;
+    expect(within(row).getByLabelText("Délai d'intervention respecté : Non")).toBeTruthy();
+    expect(within(row).getByText('10/03/2026 09:00')).toBeTruthy();
+    await app.user.click(within(row).getByText('Hôpital Nord'));
+    await waitFor(() => expect(app.pathname()).toBe(`/tickets/${item(2).id}`));
+  });
+
+  it('shows the weekly trend of the intervention delay', async () => {
+    signIn(makeUser({ role: 'admin', permissions: ['tickets.stats'] }));
+    api();
+    renderApp('/stats');
+    await ready();
+    expect(await screen.findByRole('heading', { name: "Respect du délai d'intervention par semaine" })).toBeTruthy();
+    const table = screen.getByRole('table', { name: "Respect du délai d'intervention par semaine" });
+    expect(within(table).getByRole('row', { name: /Sem. du 09\/03/ }).textContent).toContain('50\u202F%');
+  });
+
+  it("says 'Aucune donnée pour les filtres sélectionnés.' when nothing matches", async () => {
+    signIn(makeUser({ role: 'admin', permissions: ['tickets.stats'] }));
+    api({ 'GET /api/stats/tickets': { summary: { sla_pct: null, sla_ok: 0, total: 0, devis_pct: null, devis_ok: 0, devis_eligible: 0 }, items: [] } });
+    renderApp('/stats');
+    await ready();
+    expect(await screen.findByText('Aucune donnée pour les filtres sélectionnés.')).toBeTruthy();
+    expect(screen.getByRole('meter', { name: "Respect du délai d'intervention" }).getAttribute('aria-valuetext')).toBe('Aucune donnée');
+  });
+
+  it("shows the server's error, else 'Erreur API'", async () => {
+    signIn(makeUser({ role: 'admin', permissions: ['tickets.stats'] }));
+    let answer = jsonResponse(400, { error: 'La date de début doit précéder la date de fin.' });
+    api({ 'GET /api/stats/tickets': () => answer });
+    const app = renderApp('/stats');
+    await ready();
+    expect((await screen.findByRole('alert')).textContent).toBe('La date de début doit précéder la date de fin.');
+    answer = jsonResponse(500, {});
+    await app.user.clear(screen.getByLabelText('Du'));
+    await app.user.type(screen.getByLabelText('Du'), '2026-01-01');
+    await app.user.click(screen.getByRole('button', { name: 'Appliquer' }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('Erreur API'));
+  });
+
+  it('exports the CSV with the applied filters and the token', async () => {
+    signIn(makeUser({ role: 'admin', permissions: ['tickets.stats'] }));
+    const mock = api({ 'GET /api/stats/tickets.csv': () => new Response('Ticket ID;N° Chrono\r\n', { status: 200, headers: { 'Content-Type': 'text/csv' } }) });
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    const app = renderApp('/stats');
+    await ready();
+    await screen.findByRole('rowheader', { name: 'LYO-2026-0001' });
+    await app.user.click(screen.getByRole('button', { name: 'Exporter CSV' }));
+    await waitFor(() => expect(click).toHaveBeenCalledTimes(1));
+    expect((click.mock.contexts[0] as HTMLAnchorElement).download).toMatch(/^stats_tickets_\d{4}-\d{2}-\d{2}\.csv$/);
+    const call = mock.calls('GET /api/stats/tickets.csv')[0];
+    expect(new Headers(call?.init.headers).get('Authorization')).toBe('Bearer test-token');
+    expect(call?.query.get('from')).toBe(defaultStatsWindow(new Date()).from);
+  });
+
+  it("says 'Accès refusé.' without a statistics permission", async () => {
+    signIn(makeUser({ role: 'admin', permissions: [] }));
+    const mock = api();
+    renderScreen(<StatsScreen />);
+    expect(screen.getByRole('alert').textContent).toBe('Accès refusé.');
+    expect(mock.calls('GET /api/stats/tickets')).toHaveLength(0);
+  });
+});

@@ -1,0 +1,25 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiClient } from '../../../lib/api-client';
+import { assertSuccess } from '../../../lib/result-answer';
+import { telesurvKeys } from './telesurv-keys';
+
+export interface SetTelesurvAgencesInput {
+  accountId: string;
+  agences: string[];
+}
+
+/** PUT /api/telesurv/{id}/agences `{ agences: [ids] }`: the whole set is replaced (§4). */
+export async function setTelesurvAgences({ accountId, agences }: SetTelesurvAgencesInput): Promise<void> {
+  assertSuccess(await apiClient.put<unknown>(`/api/telesurv/${encodeURIComponent(accountId)}/agences`, { agences }));
+}
+
+export function useSetTelesurvAgences() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: setTelesurvAgences,
+    onSuccess: (_data, { accountId }) => {
+      void queryClient.invalidateQueries({ queryKey: telesurvKeys.lists() });
+      void queryClient.invalidateQueries({ queryKey: telesurvKeys.agences(accountId) });
+    },
+  });
+}

@@ -1,0 +1,81 @@
+import { MANAGEMENT_MESSAGES, telesurvCreateBodySchema, telesurvUpdateBodySchema, type TelesurvAccount } from '@fsm/contracts';
+import { useState, type FormEvent } from 'react';
+import { Banner } from '../../../components/ui/banner';
+import { Dialog } from '../../../components/ui/dialog';
+import { TextField } from '../../../components/ui/text-field';
+import { useToast } from '../../../components/ui/toast';
+import { errorMessage } from '../../../lib/api-client';
+import { checkForm } from '../../../lib/form-errors';
+import { NewPasswordField } from '../../users/components/password-field';
+import { useCreateTelesurvAccount } from '../api/create-telesurv-account';
+import { TELESURV_MESSAGES } from '../api/telesurv-messages';
+import { useUpdateTelesurvAccount } from '../api/update-telesurv-account';
+
+/**
+ * 'Ajouter compte télésurveillance' (§2: Nom, Email, Téléphone, Mot de passe,
+ * Valider / Annuler), or its edit, where an empty password keeps the current one.
+ */
+export function TelesurvAccountDialog({ account, onClose }: { account: TelesurvAccount | null; onClose: () => void }) {
+  const toast = useToast();
+  const editing = account !== null;
+  const [nom, setNom] = useState(account?.nom ?? '');
+  const [email, setEmail] = useState(account?.email ?? '');
+  const [telephone, setTelephone] = useState(account?.telephone ?? '');
+  const [motdepasse, setMotdepasse] = useState('');
+  const [alert, setAlert] = useState<string | null>(null);
+  const create = useCreateTelesurvAccount();
+  const update = useUpdateTelesurvAccount();
+  const busy = create.isPending || update.isPending;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setAlert(null);
+    // §5: one sentence for any missing required field.
+    if (!nom.trim() || !email.trim() || (!editing && !motdepasse)) {
+      setAlert(editing ? MANAGEMENT_MESSAGES.telesurvNomEmailRequired : MANAGEMENT_MESSAGES.telesurvFieldsRequired);
+      return;
+    }
+    const values = { nom, email, telephone, motdepasse };
+    try {
+      if (account) {
+        const check = checkForm(telesurvUpdateBodySchema, values);
+        if (!check.ok) return setAlert(check.first);
+        await update.mutateAsync({ id: account.id, body: check.data });
+        toast.show('Compte modifié.', { tone: 'success' });
+      } else {
+        const check = checkForm(telesurvCreateBodySchema, values);
+        if (!check.ok) return setAlert(check.first);
+        await create.mutateAsync(check.data);
+        toast.show('Compte créé.', { tone: 'success' });
+      }
+      onClose();
+    } catch (error) {
+      setAlert(errorMessage(error, editing ? TELESURV_MESSAGES.updateError : TELESURV_MESSAGES.createError));
+    }
+  };
+
+  return (
+    <Dialog open title={editing ? 'Modifier compte télésurveillance' : 'Ajouter compte télésurveillance'} onClose={onClose}>
+      <form className="stack" onSubmit={submit} noValidate>
+        <TextField label="Nom" required value={nom} onChange={(e) => setNom(e.target.value)} autoComplete="off" />
+        <TextField label="Email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="off" />
+        <TextField label="Téléphone" type="tel" value={telephone} onChange={(e) => setTelephone(e.target.value)} />
+        <NewPasswordField
+          value={motdepasse}
+          onChange={setMotdepasse}
+          required={!editing}
+          hint={editing ? 'Laissez vide pour conserver le mot de passe actuel.' : undefined}
+        />
+        {alert ? <Banner tone="error">{alert}</Banner> : null}
+        <div className="dialog__actions">
+          <button type="button" className="btn" onClick={onClose} disabled={busy}>
+            Annuler
+          </button>
+          <button type="submit" className="btn btn--primary" disabled={busy} aria-busy={busy || undefined}>
+            Valider
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,84 @@
+import type { TelesurvAccount } from '@fsm/contracts';
+import { useEffect, useState } from 'react';
+import { Banner } from '../../../components/ui/banner';
+import { Dialog } from '../../../components/ui/dialog';
+import { useToast } from '../../../components/ui/toast';
+import { errorMessage } from '../../../lib/api-client';
+import { useTelesurvAgences } from '../api/get-telesurv-agences';
+import { useSetTelesurvAgences } from '../api/set-telesurv-agences';
+import { TELESURV_MESSAGES } from '../api/telesurv-messages';
+
+/** 'Affecter aux agences' (§2): one box per agency, Valider replaces the whole set (§4). */
+export function TelesurvAgencesDialog({ account, onClose }: { account: TelesurvAccount; onClose: () => void }) {
+  const toast = useToast();
+  const agences = useTelesurvAgences(account.id);
+  const save = useSetTelesurvAgences();
+  const [checked, setChecked] = useState<Set<string> | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (agences.data && checked === null) setChecked(new Set(agences.data.filter((a) => a.assigned).map((a) => a.id)));
+  }, [agences.data, checked]);
+
+  const submit = () => {
+    if (!checked || !agences.data) return;
+    setFailure(null);
+    save.mutate(
+      { accountId: account.id, agences: agences.data.filter((a) => checked.has(a.id)).map((a) => a.id) },
+      {
+        onSuccess: () => {
+          toast.show('Agences affectées.', { tone: 'success' });
+          onClose();
+        },
+        onError: (error) => setFailure(errorMessage(error, TELESURV_MESSAGES.assignError)),
+      },
+    );
+  };
+
+  return (
+    <Dialog open title="Affecter aux agences" onClose={onClose}>
+      <p className="muted">{account.nom}</p>
+      {agences.isError ? (
+        <Banner tone="error">{TELESURV_MESSAGES.agencesLoadError}</Banner>
+      ) : !checked || !agences.data ? (
+        <p className="muted" role="status">
+          {TELESURV_MESSAGES.loading}
+        </p>
+      ) : agences.data.length === 0 ? (
+        <p className="muted">{TELESURV_MESSAGES.noAgenceAvailable}</p>
+      ) : (
+        <fieldset className="fieldset checkbox-list">
+          <legend className="visually-hidden">Agences</legend>
+          {agences.data.map((agence) => (
+            <label key={agence.id} className="checkbox-field">
+              <input
+                type="checkbox"
+                className="checkbox"
+                checked={checked.has(agence.id)}
+                disabled={save.isPending}
+                onChange={(event) =>
+                  setChecked((set) => {
+                    const next = new Set(set);
+                    if (event.target.checked) next.add(agence.id);
+                    else next.delete(agence.id);
+                    return next;
+                  })
+                }
+              />
+              <span className="checkbox-field__label">{agence.nom}</span>
+            </label>
+          ))}
+        </fieldset>
+      )}
+      {failure ? <Banner tone="error">{failure}</Banner> : null}
+      <div className="dialog__actions">
+        <button type="button" className="btn" onClick={onClose} disabled={save.isPending}>
+          Annuler
+        </button>
+        <button type="button" className="btn btn--primary" onClick={submit} disabled={!checked || agences.isError || save.isPending} aria-busy={save.isPending || undefined}>
+          Valider
+        </button>
+      </div>
+    </Dialog>
+  );
+}

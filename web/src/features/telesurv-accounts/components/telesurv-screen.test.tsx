@@ -1,0 +1,160 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { makeTelesurvAccount, MIDS } from '../../../testing/management';
+import { jsonResponse, makeUser, mockApi, renderApp, sentBody, signIn, type RecordedRequest } from '../../../testing/render-app';
+import { renderScreen } from '../../../testing/render-screen';
+import { TelesurvScreen } from './telesurv-screen';
+
+const CENTRALE = makeTelesurvAccount();
+const NORD = makeTelesurvAccount({ id: '70000000-0000-4000-8000-000000000002', nom: 'Veille Nord', agences_count: 0 });
+const AGENCES = [
+  { id: MIDS.agence, nom: 'Agence Lyon', assigned: true },
+  { id: MIDS.agence2, nom: 'Agence Grenoble', assigned: false },
+];
+
+const editor = () => signIn(makeUser({ role: 'admin_plus', permissions: ['telesurveillance.edit'] }));
+
+describe('Comptes télésurveillance screen', () => {
+  it('lists the accounts with their agences_count, and the add button', async () => {
+    editor();
+    mockApi({ 'GET /api/telesurv': [CENTRALE, NORD] });
+    renderApp('/telesurv');
+    expect(await screen.findByRole('rowheader', { name: 'Centrale Sud' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Agences affectées à Centrale Sud : 2' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: '+ Ajouter' })).toBeTruthy();
+  });
+
+  it("opens 'Agences affectées' on hover: 'Chargement…', then the names or 'Aucune agence affectée'", async () => {
+    editor();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    mockApi({
+      'GET /api/telesurv': [CENTRALE, NORD],
+      'GET /api/telesurv/:id/agences': async (req: RecordedRequest) => {
+        if (req.path.includes(CENTRALE.id)) await gate;
+        return req.path.includes(CENTRALE.id) ? AGENCES : AGENCES.map((a) => ({ ...a, assigned: false }));
+      },
+    });
+    const app = renderApp('/telesurv');
+    await app.user.hover(await screen.findByRole('button', { name: 'Agences affectées à Centrale Sud : 2' }));
+    const tip = screen.getByRole('tooltip');
+    expect(within(tip).getByText('Agences affectées')).toBeTruthy();
+    expect(within(tip).getByText('Chargement…')).toBeTruthy();
+    release();
+    expect(await within(tip).findByText('Agence Lyon')).toBeTruthy();
+    expect(within(tip).queryByText('Agence Grenoble')).toBeNull();
+    await app.user.unhover(screen.getByRole('button', { name: 'Agences affectées à Centrale Sud : 2' }));
+    expect(screen.queryByRole('tooltip')).toBeNull();
+
+    await app.user.hover(screen.getByRole('button', { name: 'Agences affectées à Veille Nord : 0' }));
+    expect(await within(screen.getByRole('tooltip')).findByText('Aucune agence affectée')).toBeTruthy();
+  });
+
+  it("adds an account in 'Ajouter compte télésurveillance': nom, email and password required", async () => {
+    editor();
+    const mock = mockApi({ 'GET /api/telesurv': [CENTRALE], 'POST /api/telesurv': () => jsonResponse(201, { success: true, id: MIDS.user }) });
+    const app = renderApp('/telesurv');
+    await app.user.click(await screen.findByRole('button', { name: '+ Ajouter' }));
+    const dialog = screen.getByRole('dialog', { name: 'Ajouter compte télésurveillance' });
+    expect(within(dialog).getByLabelText('Nom')).toBeTruthy();
+    expect(within(dialog).getByLabelText('Téléphone')).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Annuler' })).toBeTruthy();
+    await app.user.type(within(dialog).getByLabelText('Nom'), 'Veille Est');
+    await app.user.type(within(dialog).getByLabelText('Email'), 'est@example.fr');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Valider' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('Nom, email et mot de passe sont requis');
+    await app.user.type(within(dialog).getByLabelText('Mot de passe'), 'Veille-Est1');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Valider' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sentBody(mock.calls('POST /api/telesurv')[0])).toEqual({ nom: 'Veille Est', email: 'est@example.fr', telephone: null, motdepasse: 'Veille-Est1' });
+  });
+
+  it("shows the server's error on creation, else 'Erreur création'", async () => {
+    editor();
+    let answer = jsonResponse(400, { success: false, error: 'Cette adresse e-mail est déjà utilisée.' });
+    mockApi({ 'GET /api/telesurv': [CENTRALE], 'POST /api/telesurv': () => answer });
+    const app = renderApp('/telesurv');
+    await app.user.click(await screen.findByRole('button', { name: '+ Ajouter' }));
+    const dialog = screen.getByRole('dialog', { name: 'Ajouter compte télésurveillance' });
+    await app.user.type(within(dialog).getByLabelText('Nom'), 'Veille Est');
+    await app.user.type(within(dialog).getByLabelText('Email'), 'est@example.fr');
+    await app.user.type(within(dialog).getByLabelText('Mot de passe'), 'Veille-Est1');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Valider' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Cette adresse e-mail est déjà utilisée.');
+    answer = jsonResponse(500, {});
+    await app.user.click(within(dialog).getByRole('button', { name: 'Valider' }));
+    await waitFor(() => expect(within(dialog).getByRole('alert').textContent).toBe('Erreur création'));
+  });
+
+  it("edits an account; a failure reads 'Erreur mise à jour'", async () => {
+    editor();
+    const mock = mockApi({ 'GET /api/telesurv': [CENTRALE], 'PUT /api/telesurv/:id': () => jsonResponse(500, {}) });
+    const app = renderApp('/telesurv');
+    await app.user.click(await screen.findByRole('button', { name: 'Modifier Centrale Sud' }));
+    const dialog = screen.getByRole('dialog', { name: 'Modifier compte télésurveillance' });
+    expect((within(dialog).getByLabelText('Email') as HTMLInputElement).value).toBe('centrale@example.fr');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Valider' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Erreur mise à jour');
+    expect(sentBody(mock.calls('PUT /api/telesurv/:id')[0])).toEqual({ nom: 'Centrale Sud', email: 'centrale@example.fr', telephone: '04 00 00 00 00' });
+  });
+
+  it("assigns agencies in 'Affecter aux agences', replacing the whole set", async () => {
+    editor();
+    const mock = mockApi({
+      'GET /api/telesurv': [CENTRALE],
+      'GET /api/telesurv/:id/agences': AGENCES,
+      'PUT /api/telesurv/:id/agences': { success: true },
+    });
+    const app = renderApp('/telesurv');
+    await app.user.click(await screen.findByRole('button', { name: 'Affecter Centrale Sud aux agences' }));
+    const dialog = screen.getByRole('dialog', { name: 'Affecter aux agences' });
+    const lyon = (await within(dialog).findByRole('checkbox', { name: 'Agence Lyon' })) as HTMLInputElement;
+    expect(lyon.checked).toBe(true);
+    await app.user.click(lyon);
+    await app.user.click(within(dialog).getByRole('checkbox', { name: 'Agence Grenoble' }));
+    await app.user.click(within(dialog).getByRole('button', { name: 'Valider' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sentBody(mock.calls('PUT /api/telesurv/:id/agences')[0])).toEqual({ agences: [MIDS.agence2] });
+  });
+
+  it("says 'Aucune agence disponible.', 'Erreur chargement agences' and 'Erreur affectation'", async () => {
+    editor();
+    let agences: unknown = [];
+    mockApi({
+      'GET /api/telesurv': [CENTRALE],
+      'GET /api/telesurv/:id/agences': () => (agences === 'fail' ? jsonResponse(500, {}) : agences),
+      'PUT /api/telesurv/:id/agences': () => jsonResponse(500, { success: false }),
+    });
+    const app = renderApp('/telesurv');
+    await app.user.click(await screen.findByRole('button', { name: 'Affecter Centrale Sud aux agences' }));
+    expect(await within(screen.getByRole('dialog')).findByText('Aucune agence disponible.')).toBeTruthy();
+    await app.user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Valider' }));
+    expect((await within(screen.getByRole('dialog')).findByRole('alert')).textContent).toBe('Erreur affectation');
+    await app.user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Annuler' }));
+
+    agences = 'fail';
+    app.queryClient.clear();
+    await app.user.click(screen.getByRole('button', { name: 'Affecter Centrale Sud aux agences' }));
+    expect((await within(screen.getByRole('dialog')).findByRole('alert')).textContent).toBe('Erreur chargement agences');
+  });
+
+  it("asks before deleting; a failure reads 'Erreur suppression'", async () => {
+    editor();
+    const mock = mockApi({ 'GET /api/telesurv': [CENTRALE], 'DELETE /api/telesurv/:id': () => jsonResponse(500, {}) });
+    const app = renderApp('/telesurv');
+    await app.user.click(await screen.findByRole('button', { name: 'Supprimer Centrale Sud' }));
+    const dialog = screen.getByRole('dialog', { name: 'Supprimer le compte' });
+    expect(within(dialog).getByText('Supprimer le compte télésurveillance « Centrale Sud » ?')).toBeTruthy();
+    await app.user.click(within(dialog).getByRole('button', { name: 'Supprimer' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Erreur suppression');
+    expect(mock.calls('DELETE /api/telesurv/:id')).toHaveLength(1);
+  });
+
+  it('hides the add button without telesurveillance.edit', async () => {
+    signIn(makeUser({ role: 'admin', permissions: [] }));
+    mockApi({ 'GET /api/telesurv': [CENTRALE] });
+    renderScreen(<TelesurvScreen />);
+    await screen.findByRole('rowheader', { name: 'Centrale Sud' });
+    expect(screen.queryByRole('button', { name: '+ Ajouter' })).toBeNull();
+  });
+});

@@ -1,0 +1,19 @@
+import { templateSchema, type Template, type TemplateBody } from '@fsm/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiClient } from '../../../lib/api-client';
+import { templateKeys } from './template-keys';
+
+export interface UpdateTemplateInput {
+  id: string;
+  body: TemplateBody;
+}
+
+/** PUT /api/templates/{id} → the template as stored (what the server's sanitiser kept). */
+export async function updateTemplate({ id, body }: UpdateTemplateInput): Promise<Template> {
+  return templateSchema.parse(await apiClient.put<unknown>(`/api/templates/${encodeURIComponent(id)}`, body));
+}
+
+export function useUpdateTemplate() {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: updateTemplate, onSuccess: () => queryClient.invalidateQueries({ queryKey: templateKeys.lists() }) });
+}

@@ -1,0 +1,208 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeAgence, makeTemplate, MIDS } from '../../../testing/management';
+import { jsonResponse, makeUser, mockApi, renderApp, sentBody, signIn, type RecordedRequest } from '../../../testing/render-app';
+
+const STANDARD = makeTemplate();
+const COURT = makeTemplate({ id: MIDS.template2, name: 'Rapport court', content_html: '<p>Court</p>' });
+
+const manager = () => signIn(makeUser({ role: 'admin_plus', permissions: ['templates.view', 'templates.manage'] }));
+
+function api(overrides: Record<string, unknown> = {}) {
+  return mockApi({ 'GET /api/templates': [STANDARD, COURT], ...overrides });
+}
+
+// The route loads the screen lazily; load it once up front so a busy test run does not time out.
+beforeAll(async () => {
+  await import('./template-builder-screen');
+});
+
+async function open(path = '/template-builder') {
+  const app = renderApp(path);
+  await screen.findByRole('button', { name: 'Preview A4' }, { timeout: 5000 });
+  return app;
+}
+
+const editorArea = () => screen.getByRole('textbox', { name: 'Contenu du modèle' });
+
+describe('Template builder', () => {
+  it('lists the templates and opens one in the editor (500 px high)', async () => {
+    manager();
+    api();
+    const app = await open();
+    expect(await screen.findByRole('button', { name: 'Rapport court' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Nouveau modèle' })).toBeTruthy();
+    await waitFor(() => expect((screen.getByLabelText('Nom du modèle') as HTMLInputElement).value).toBe('Rapport standard'));
+    expect(editorArea().textContent).toContain('Rapport {{ticket.num_chrono}}');
+    expect((document.querySelector('.rich-editor__area') as HTMLElement).style.height).toBe('500px');
+    await app.user.click(screen.getByRole('button', { name: 'Rapport court' }));
+    expect((screen.getByLabelText('Nom du modèle') as HTMLInputElement).value).toBe('Rapport court');
+    expect(editorArea().textContent).toBe('Court');
+  });
+
+  it("refuses to save without a name or content: 'Nom et contenu requis.'", async () => {
+    manager();
+    const mock = api();
+    const app = await open();
+    await screen.findByRole('button', { name: 'Rapport court' });
+    await app.user.click(screen.getByRole('button', { name: 'Nouveau modèle' }));
+    await app.user.click(screen.getByRole('button', { name: 'Sauvegarder' }));
+    expect(screen.getByRole('alert').textContent).toBe('Nom et contenu requis.');
+    await app.user.type(screen.getByLabelText('Nom du modèle'), '   ');
+    await app.user.click(screen.getByRole('button', { name: 'Sauvegarder' }));
+    expect(screen.getByRole('alert').textContent).toBe('Nom et contenu requis.');
+    expect(mock.calls('POST /api/templates')).toHaveLength(0);
+  });
+
+  it('inserts variables in double braces from collapsible groups, and creates the template', async () => {
+    manager();
+    const mock = api({ 'POST /api/templates': () => jsonResponse(201, { id: '60000000-0000-4000-8000-000000000009' }) });
+    const app = await open();
+    await screen.findByRole('button', { name: 'Rapport court' });
+    await app.user.click(screen.getByRole('button', { name: 'Nouveau modèle' }));
+    expect((screen.getByRole('button', { name: 'Agence' }) as HTMLButtonElement).disabled).toBe(true);
+    await app.user.type(screen.getByLabelText('Nom du modèle'), 'Bon d’intervention');
+
+    const clientGroup = screen.getByRole('button', { name: /^Client$/ });
+    expect(clientGroup.getAttribute('aria-expanded')).toBe('false');
+    await app.user.click(clientGroup);
+    expect(clientGroup.getAttribute('aria-expanded')).toBe('true');
+    await app.user.click(screen.getByRole('button', { name: 'Insérer {{client.nom}}' }));
+    await app.user.click(screen.getByRole('button', { name: 'Insérer {{ticket.num_chrono}}' }));
+    expect(editorArea().textContent).toBe('{{client.nom}}{{ticket.num_chrono}}');
+
+    await app.user.click(screen.getByRole('button', { name: 'Sauvegarder' }));
+    await waitFor(() => expect(mock.calls('POST /api/templates')).toHaveLength(1));
+    const body = sentBody(mock.calls('POST /api/templates')[0]) as { name: string; content_html: string; css: string };
+    expect(body.name).toBe('Bon d’intervention');
+    expect(body.content_html).toContain('{{client.nom}}{{ticket.num_chrono}}');
+    expect(body.css).toBe('');
+    // Saved: it now has an id, so it can go to an agency.
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Agence' }) as HTMLButtonElement).disabled).toBe(false));
+  });
+
+  it("duplicates as an unsaved copy named ' (copie)' and saves it as a new template", async () => {
+    manager();
+    const mock = api({ 'POST /api/templates': () => jsonResponse(201, { id: '60000000-0000-4000-8000-000000000009' }) });
+    const app = await open();
+    await waitFor(() => expect((screen.getByLabelText('Nom du modèle') as HTMLInputElement).value).toBe('Rapport standard'));
+    await app.user.click(screen.getByRole('button', { name: 'Dupliquer' }));
+    expect((screen.getByLabelText('Nom du modèle') as HTMLInputElement).value).toBe('Rapport standard (copie)');
+    expect(screen.getByText('Nouveau modèle, pas encore sauvegardé.')).toBeTruthy();
+    await app.user.click(screen.getByRole('button', { name: 'Sauvegarder' }));
+    await waitFor(() => expect(mock.calls('POST /api/templates')).toHaveLength(1));
+    expect(mock.calls('PUT /api/templates/:id')).toHaveLength(0);
+    expect(sentBody(mock.calls('POST /api/templates')[0])).toMatchObject({ name: 'Rapport standard (copie)' });
+  });
+
+  it("updates a saved template and shows 'Erreur lors de la sauvegarde' on failure", async () => {
+    manager();
+    let answer: Response | unknown = STANDARD;
+    const mock = api({ 'PUT /api/templates/:id': () => answer });
+    const app = await open();
+    await waitFor(() => expect((screen.getByLabelText('Nom du modèle') as HTMLInputElement).value).toBe('Rapport standard'));
+    await app.user.click(screen.getByRole('button', { name: 'Sauvegarder' }));
+    await waitFor(() => expect(mock.calls('PUT /api/templates/:id')).toHaveLength(1));
+    expect(mock.calls('PUT /api/templates/:id')[0]?.path).toBe(`/api/templates/${MIDS.template}`);
+    answer = jsonResponse(500, {});
+    await app.user.click(screen.getByRole('button', { name: 'Sauvegarder' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Erreur lors de la sauvegarde');
+  });
+
+  it('asks before deleting and shows why it was refused', async () => {
+    manager();
+    const mock = api({ 'DELETE /api/templates/:id': () => jsonResponse(409, { success: false, error: 'Impossible de supprimer ce modèle : il est affecté à une agence.' }) });
+    const app = await open();
+    await waitFor(() => expect((screen.getByLabelText('Nom du modèle') as HTMLInputElement).value).toBe('Rapport standard'));
+    await app.user.click(screen.getByRole('button', { name: 'Supprimer' }));
+    const dialog = screen.getByRole('dialog', { name: 'Supprimer le modèle' });
+    expect(within(dialog).getByText('Supprimer le modèle « Rapport standard » ?')).toBeTruthy();
+    await app.user.click(within(dialog).getByRole('button', { name: 'Supprimer' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Impossible de supprimer ce modèle : il est affecté à une agence.');
+    expect(mock.calls('DELETE /api/templates/:id')).toHaveLength(1);
+  });
+
+  it('assigns the template to an agency with the whole agency, and takes it off', async () => {
+    manager();
+    const lyon = makeAgence();
+    const grenoble = makeAgence({ id: MIDS.agence2, nom: 'Agence Grenoble', id_template: MIDS.template });
+    const mock = api({
+      'GET /api/agences': [lyon, grenoble],
+      'PUT /api/agences/:id': (req: RecordedRequest) => ({ ...(req.path.endsWith(MIDS.agence) ? lyon : grenoble), ...(sentBody(req) as object) }),
+    });
+    const app = await open();
+    await waitFor(() => expect((screen.getByLabelText('Nom du modèle') as HTMLInputElement).value).toBe('Rapport standard'));
+    await app.user.click(screen.getByRole('button', { name: 'Agence' }));
+    const dialog = screen.getByRole('dialog', { name: 'Affecter le modèle à une agence' });
+    expect(await within(dialog).findByText('Utilise ce modèle')).toBeTruthy();
+    await app.user.click(within(dialog).getByRole('button', { name: 'Affecter le modèle à Agence Lyon' }));
+    await waitFor(() => expect(mock.calls('PUT /api/agences/:id')).toHaveLength(1));
+    expect(sentBody(mock.calls('PUT /api/agences/:id')[0])).toEqual({
+      nom: 'Agence Lyon',
+      adresse: '5 quai Rambaud',
+      cp_postal: '69002',
+      ville: 'Lyon',
+      telephone: '04 78 00 00 00',
+      id_template: MIDS.template,
+    });
+    await waitFor(() => expect((within(dialog).getByRole('button', { name: 'Retirer le modèle de Agence Grenoble' }) as HTMLButtonElement).disabled).toBe(false));
+    await app.user.click(within(dialog).getByRole('button', { name: 'Retirer le modèle de Agence Grenoble' }));
+    await waitFor(() => expect(mock.calls('PUT /api/agences/:id')).toHaveLength(2));
+    expect(sentBody(mock.calls('PUT /api/agences/:id')[1])).toMatchObject({ nom: 'Agence Grenoble', id_template: null });
+  });
+
+  it("says 'Erreur lors du chargement des agences'", async () => {
+    manager();
+    api({ 'GET /api/agences': () => jsonResponse(500, {}) });
+    const app = await open();
+    await waitFor(() => expect((screen.getByLabelText('Nom du modèle') as HTMLInputElement).value).toBe('Rapport standard'));
+    await app.user.click(screen.getByRole('button', { name: 'Agence' }));
+    expect((await within(screen.getByRole('dialog')).findByRole('alert')).textContent).toBe('Erreur lors du chargement des agences');
+  });
+
+  it('previews the template on an A4 page of 1200 × 1123 with sample values', async () => {
+    manager();
+    api();
+    const app = await open();
+    await waitFor(() => expect((screen.getByLabelText('Nom du modèle') as HTMLInputElement).value).toBe('Rapport standard'));
+    await app.user.click(screen.getByRole('button', { name: 'Preview A4' }));
+    const frame = within(screen.getByRole('dialog')).getByTitle('Aperçu A4 du modèle') as HTMLIFrameElement;
+    expect(frame.getAttribute('width')).toBe('1200');
+    expect(frame.getAttribute('height')).toBe('1123');
+    expect(frame.getAttribute('sandbox')).toBe('');
+    expect(frame.getAttribute('srcdoc')).toContain('Rapport LYO-2026-0042');
+    expect(frame.getAttribute('srcdoc')).toContain('Client : Hôpital Nord');
+  });
+
+  it('folds both side panels', async () => {
+    manager();
+    api();
+    const app = await open();
+    const left = screen.getByRole('button', { name: 'Masquer : Modèles' });
+    const right = screen.getByRole('button', { name: 'Masquer : Variables disponibles' });
+    await app.user.click(left);
+    await app.user.click(right);
+    expect(screen.getByRole('button', { name: 'Afficher : Modèles' }).getAttribute('aria-expanded')).toBe('false');
+    expect(screen.getByRole('button', { name: 'Afficher : Variables disponibles' }).getAttribute('aria-expanded')).toBe('false');
+    expect(screen.queryByRole('button', { name: 'Nouveau modèle' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Insérer {{ticket.num_chrono}}' })).toBeNull();
+  });
+
+  it("says 'Erreur lors du chargement des modèles'", async () => {
+    manager();
+    api({ 'GET /api/templates': () => jsonResponse(500, {}) });
+    await open();
+    expect((await screen.findByRole('alert')).textContent).toBe('Erreur lors du chargement des modèles');
+  });
+
+  it('only previews with templates.view', async () => {
+    signIn(makeUser({ role: 'admin', permissions: ['templates.view'] }));
+    api();
+    await open();
+    await waitFor(() => expect((screen.getByLabelText('Nom du modèle') as HTMLInputElement).value).toBe('Rapport standard'));
+    expect(screen.queryByRole('button', { name: 'Sauvegarder' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Nouveau modèle' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Preview A4' })).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Insérer {{ticket.num_chrono}}' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+});

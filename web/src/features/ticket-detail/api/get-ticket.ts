@@ -1,0 +1,16 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiClient } from '../../../lib/api-client';
+import { ticketKeys } from '../../tickets/api/ticket-keys';
+import { parseTicket, type TicketView } from '../../tickets/api/ticket-view';
+
+/** GET /api/tickets/{id}. */
+export async function getTicket(ticketId: string, signal?: AbortSignal): Promise<TicketView> {
+  return parseTicket(await apiClient.get<unknown>(`/api/tickets/${encodeURIComponent(ticketId)}`, { signal }));
+}
+
+export const ticketQuery = (ticketId: string) =>
+  queryOptions({ queryKey: ticketKeys.detail(ticketId), queryFn: ({ signal }) => getTicket(ticketId, signal) });
+
+export function useTicket(ticketId: string) {
+  return useQuery(ticketQuery(ticketId));
+}

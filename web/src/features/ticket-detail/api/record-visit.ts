@@ -1,0 +1,33 @@
+import type { TicketVisitBody } from '@fsm/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiClient } from '../../../lib/api-client';
+import { ticketKeys } from '../../tickets/api/ticket-keys';
+import { parseTicket, type TicketView } from '../../tickets/api/ticket-view';
+
+export type VisitMode = 'close' | 'reintervention';
+
+/**
+ * PATCH /api/tickets/{id}/close or POST /api/tickets/{id}/intervention, same
+ * fields (spec §7). Both answer the re-read ticket.
+ */
+export async function recordVisit(input: { ticketId: string; mode: VisitMode; body: TicketVisitBody }): Promise<TicketView | null> {
+  const path = `/api/tickets/${encodeURIComponent(input.ticketId)}`;
+  const answer =
+    input.mode === 'close'
+      ? await apiClient.patch<unknown>(`${path}/close`, input.body)
+      : await apiClient.post<unknown>(`${path}/intervention`, input.body);
+  return typeof answer === 'object' && answer !== null && 'id' in answer ? parseTicket(answer) : null;
+}
+
+export function useRecordVisit() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: recordVisit,
+    onSuccess: (ticket, input) => {
+      if (ticket) queryClient.setQueryData(ticketKeys.detail(input.ticketId), ticket);
+      void queryClient.invalidateQueries({ queryKey: ticketKeys.detail(input.ticketId) });
+      void queryClient.invalidateQueries({ queryKey: ticketKeys.lists() });
+      void queryClient.invalidateQueries({ queryKey: ticketKeys.summary() });
+    },
+  });
+}

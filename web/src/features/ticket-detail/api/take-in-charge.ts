@@ -1,0 +1,26 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiClient } from '../../../lib/api-client';
+import { ticketKeys } from '../../tickets/api/ticket-keys';
+import { parseTicket, type TicketView } from '../../tickets/api/ticket-view';
+
+/** PATCH /api/tickets/{id} `{ statut: 'en_cours', technicien_id }` (spec §4 "Take in charge"). */
+export async function takeInCharge(input: { ticketId: string; technicienId: string }): Promise<TicketView | null> {
+  const answer = await apiClient.patch<unknown>(`/api/tickets/${encodeURIComponent(input.ticketId)}`, {
+    statut: 'en_cours',
+    technicien_id: input.technicienId,
+  });
+  return typeof answer === 'object' && answer !== null && 'id' in answer ? parseTicket(answer) : null;
+}
+
+export function useTakeInCharge() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: takeInCharge,
+    onSuccess: (ticket, input) => {
+      if (ticket) queryClient.setQueryData(ticketKeys.detail(input.ticketId), ticket);
+      void queryClient.invalidateQueries({ queryKey: ticketKeys.detail(input.ticketId) });
+      void queryClient.invalidateQueries({ queryKey: ticketKeys.lists() });
+      void queryClient.invalidateQueries({ queryKey: ticketKeys.summary() });
+    },
+  });
+}

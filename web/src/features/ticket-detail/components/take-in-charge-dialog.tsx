@@ -1,0 +1,70 @@
+import { TICKET_MESSAGES } from '@fsm/contracts';
+import { useState, type FormEvent } from 'react';
+import { Banner } from '../../../components/ui/banner';
+import { Dialog } from '../../../components/ui/dialog';
+import { SelectField } from '../../../components/ui/select-field';
+import { useToast } from '../../../components/ui/toast';
+import { errorMessage } from '../../../lib/api-client';
+import { useUtilisateurs } from '../../lookups/api/get-utilisateurs';
+import { personName } from '../../lookups/api/lookup-types';
+import type { TicketView } from '../../tickets/api/ticket-view';
+import { useTakeInCharge } from '../api/take-in-charge';
+
+/** 'Prendre en charge' (spec §4): confirm needs a chosen technician. */
+export function TakeInChargeDialog({ ticket, open, onClose }: { ticket: TicketView; open: boolean; onClose: () => void }) {
+  return (
+    <Dialog open={open} title="Prendre en charge" onClose={onClose}>
+      <TakeInChargeForm ticket={ticket} onClose={onClose} />
+    </Dialog>
+  );
+}
+
+function TakeInChargeForm({ ticket, onClose }: { ticket: TicketView; onClose: () => void }) {
+  const technicians = useUtilisateurs();
+  const [technicienId, setTechnicienId] = useState('');
+  const mutation = useTakeInCharge();
+  const toast = useToast();
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!technicienId || mutation.isPending) return;
+    mutation.mutate(
+      { ticketId: ticket.id, technicienId },
+      {
+        onSuccess: () => {
+          const chosen = technicians.data?.find((t) => t.id === technicienId);
+          toast.show(`Ticket ${ticket.num_chrono} pris en charge${chosen ? ` par ${personName(chosen)}` : ''}.`, { tone: 'success' });
+          onClose();
+        },
+      },
+    );
+  };
+
+  return (
+    <form className="stack" onSubmit={onSubmit} noValidate>
+      <p className="muted">Ticket {ticket.num_chrono}</p>
+      {mutation.isError ? <Banner tone="error">{errorMessage(mutation.error, TICKET_MESSAGES.serverError)}</Banner> : null}
+      <SelectField label="Technicien" required value={technicienId} onChange={(e) => setTechnicienId(e.target.value)}>
+        <option value="">{technicians.isPending ? 'Chargement…' : 'Choisir un technicien'}</option>
+        {(technicians.data ?? []).map((t) => (
+          <option key={t.id} value={t.id}>
+            {personName(t)}
+          </option>
+        ))}
+      </SelectField>
+      <div className="dialog__actions">
+        <button type="button" className="btn" onClick={onClose}>
+          Annuler
+        </button>
+        <button
+          type="submit"
+          className="btn btn--primary"
+          disabled={!technicienId || mutation.isPending}
+          aria-busy={mutation.isPending || undefined}
+        >
+          Confirmer
+        </button>
+      </div>
+    </form>
+  );
+}

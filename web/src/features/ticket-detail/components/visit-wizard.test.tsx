@@ -1,0 +1,322 @@
+import { TICKET_ARRIVAL_STATES, TICKET_DEPARTURE_STATES } from '@fsm/contracts';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { padFor } from '../../../testing/fake-signature-pad';
+import {
+  IDS,
+  TECHNICIANS,
+  jsonResponse,
+  makeIntervention,
+  makeTicket,
+  makeUser,
+  mockApi,
+  renderApp,
+  sentBody,
+  signIn,
+  type RecordedRequest,
+} from '../../../testing/render-app';
+import { draftKey } from '../visit-draft';
+
+vi.mock('signature_pad', () => import('../../../testing/fake-signature-pad'));
+
+const path = `/tickets/${IDS.ticket}`;
+const PNG = 'data:image/png;base64,iVBORw0KGgo=';
+const inProgress = makeTicket({ statut: 'en_cours', technicien_prenom: 'Lucie', technicien_nom: 'Petit', id_technicien: IDS.technicien });
+const closed = makeTicket({ ...inProgress, statut: 'clos', clos_at: '2026-03-10T11:00:00.000Z' });
+
+function setup(options: { permissions?: string[]; extra?: Record<string, unknown> } = {}) {
+  const user = signIn(makeUser({ id: 'u-7', permissions: options.permissions ?? [] }));
+  let current = inProgress;
+  const api = mockApi({
+    'GET /api/tickets/:id': () => current,
+    'GET /api/tickets/:id/interventions': [],
+    'GET /api/interlocuteurs/installation/:id': [
+      { id: IDS.contact, nom: 'Durand', prenom: 'Alice', email: 'alice@example.fr', telephone: null },
+      { id: IDS.contact2, nom: 'Morel', prenom: 'Bruno', email: null, telephone: '0600000000' },
+    ],
+    'GET /api/utilisateurs': TECHNICIANS,
+    'PATCH /api/tickets/:id/close': () => {
+      current = closed;
+      return closed;
+    },
+    ...options.extra,
+  });
+  const app = renderApp(path);
+  return { app, api, user };
+}
+
+type Ctx = ReturnType<typeof setup>;
+
+function wizard() {
+  return within(screen.getByRole('dialog'));
+}
+
+async function openWizard({ app }: Ctx, action = 'Clôturer le ticket') {
+  await app.user.click(await screen.findByRole('button', { name: action }));
+  return wizard();
+}
+
+async function fillStep1({ app }: Ctx) {
+  await app.user.click(wizard().getByRole('radio', { name: 'Hors service' }));
+  await app.user.click(wizard().getByRole('button', { name: 'Suivant' }));
+}
+
+async function fillStep2({ app }: Ctx, constat = 'Détecteur remplacé') {
+  await app.user.type(wizard().getByLabelText('Constat du technicien'), constat);
+  await app.user.click(wizard().getByRole('radio', { name: 'Fonctionnel' }));
+  await app.user.click(wizard().getByRole('button', { name: 'Suivant' }));
+}
+
+function sign(label: string) {
+  act(() => padFor(screen.getByRole('img', { name: label })).stroke());
+}
+
+async function finish(ctx: Ctx, submit = 'Valider la clôture') {
+  await fillStep1(ctx);
+  await fillStep2(ctx);
+  sign('Signature du client');
+  sign('Signature du technicien');
+  await ctx.app.user.click(wizard().getByRole('button', { name: submit }));
+}
+
+describe('close wizard', () => {
+  it('walks the 3 steps; states come from the spec lists; travel time defaults to 00:00', async () => {
+    const ctx = setup();
+    const dialog = await openWizard(ctx);
+    expect(screen.getByRole('dialog', { name: 'Clôturer le ticket' })).toBeTruthy();
+    expect(dialog.getByRole('heading', { name: 'Étape 1 sur 3 : Arrivée sur site' })).toBeTruthy();
+    expect((dialog.getByLabelText('Temps de trajet (HH:mm)') as HTMLInputElement).value).toBe('00:00');
+    expect(dialog.getAllByRole('radio').map((r) => (r as HTMLInputElement).value)).toEqual([...TICKET_ARRIVAL_STATES]);
+    expect((dialog.getByRole('combobox', { name: 'Technicien' }) as HTMLSelectElement).value).toBe(IDS.technicien);
+
+    await ctx.app.user.click(dialog.getByRole('button', { name: 'Suivant' }));
+    expect(dialog.getByRole('alert').textContent).toBe('Choisissez l’état de l’installation à l’arrivée.');
+
+    await fillStep1(ctx);
+    expect(dialog.getByRole('heading', { name: 'Étape 2 sur 3 : Intervention' })).toBeTruthy();
+    expect(dialog.getAllByRole('radio').map((r) => (r as HTMLInputElement).value)).toEqual([...TICKET_DEPARTURE_STATES]);
+
+    await ctx.app.user.click(dialog.getByRole('button', { name: 'Précédent' }));
+    expect(dialog.getByRole('heading', { name: 'Étape 1 sur 3 : Arrivée sur site' })).toBeTruthy();
+    expect((dialog.getByRole('radio', { name: 'Hors service' }) as HTMLInputElement).checked).toBe(true);
+  });
+
+  it("requires the constat: 'Le constat du technicien est obligatoire'", async () => {
+    const ctx = setup();
+    const dialog = await openWizard(ctx);
+    await fillStep1(ctx);
+    await ctx.app.user.click(dialog.getByRole('radio', { name: 'Fonctionnel' }));
+    await ctx.app.user.click(dialog.getByRole('button', { name: 'Suivant' }));
+    expect(dialog.getByText('Le constat du technicien est obligatoire')).toBeTruthy();
+    expect(dialog.getByLabelText('Constat du technicien').getAttribute('aria-invalid')).toBe('true');
+    expect(dialog.getByRole('heading', { name: 'Étape 2 sur 3 : Intervention' })).toBeTruthy();
+  });
+
+  it('never advances or sends on Enter outside a text area; Enter in the constat is a new line', async () => {
+    const ctx = setup();
+    const dialog = await openWizard(ctx);
+    await ctx.app.user.click(dialog.getByRole('radio', { name: 'En service' }));
+    await ctx.app.user.type(dialog.getByLabelText('Temps de trajet (HH:mm)'), '{Enter}');
+    expect(dialog.getByRole('heading', { name: 'Étape 1 sur 3 : Arrivée sur site' })).toBeTruthy();
+
+    await ctx.app.user.click(dialog.getByRole('button', { name: 'Suivant' }));
+    const constat = dialog.getByLabelText('Constat du technicien') as HTMLTextAreaElement;
+    await ctx.app.user.type(constat, 'Ligne 1{Enter}Ligne 2');
+    expect(constat.value).toBe('Ligne 1\nLigne 2');
+    expect(dialog.getByRole('heading', { name: 'Étape 2 sur 3 : Intervention' })).toBeTruthy();
+
+    await ctx.app.user.click(dialog.getByRole('radio', { name: 'Fonctionnel' }));
+    await ctx.app.user.type(dialog.getByLabelText('Date et heure de fin d’intervention'), '{Enter}');
+    await ctx.app.user.type(dialog.getByRole('radio', { name: 'Fonctionnel' }), '{Enter}');
+    expect(dialog.getByRole('heading', { name: 'Étape 2 sur 3 : Intervention' })).toBeTruthy();
+    expect(ctx.api.calls('PATCH /api/tickets/:id/close')).toHaveLength(0);
+  });
+
+  it('asks for both signatures before sending', async () => {
+    const ctx = setup();
+    const dialog = await openWizard(ctx);
+    await fillStep1(ctx);
+    await fillStep2(ctx);
+    expect(dialog.getByRole('img', { name: 'Signature du client' })).toBeTruthy();
+    expect(dialog.getByRole('img', { name: 'Signature du technicien' })).toBeTruthy();
+    await ctx.app.user.click(dialog.getByRole('button', { name: 'Valider la clôture' }));
+    expect(dialog.getByText('La signature du client est obligatoire.')).toBeTruthy();
+    expect(dialog.getByText('La signature du technicien est obligatoire.')).toBeTruthy();
+    expect(ctx.api.calls('PATCH /api/tickets/:id/close')).toHaveLength(0);
+  });
+
+  it('sends the visit with PNG signatures, shows the result and clears the draft', async () => {
+    const ctx = setup();
+    await openWizard(ctx);
+    await finish(ctx);
+
+    expect(await screen.findByRole('heading', { name: 'Ticket clos' })).toBeTruthy();
+    const body = sentBody(ctx.api.calls('PATCH /api/tickets/:id/close')[0]) as Record<string, unknown>;
+    expect(body).toMatchObject({
+      constat_tech: 'Détecteur remplacé',
+      remarque_tech: '',
+      devis: 0,
+      etat_arrivee: 'Hors service',
+      etat_depart: 'Fonctionnel',
+      temps_trajet: '00:00',
+      signature_client: PNG,
+      signature_technicien: PNG,
+      technicien_id: IDS.technicien,
+    });
+    expect(body.arrive_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00\.000Z$/);
+    expect(body.date_cloture).toMatch(/Z$/);
+    expect(window.localStorage.getItem(draftKey('u-7', IDS.ticket))).toBeNull();
+    // Without tickets.devis no report is made.
+    expect(ctx.api.requests.some((r) => r.path.startsWith('/api/reports'))).toBe(false);
+
+    await ctx.app.user.click(screen.getByRole('button', { name: 'Terminer' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(await screen.findByText('Ticket clos : aucune action.')).toBeTruthy();
+  });
+
+  it('shows the server refusal and keeps the draft', async () => {
+    const ctx = setup({ extra: { 'PATCH /api/tickets/:id/close': jsonResponse(409, { error: 'Ce ticket est clos.' }) } });
+    await openWizard(ctx);
+    await finish(ctx);
+    expect((await wizard().findByRole('alert')).textContent).toBe('Ce ticket est clos.');
+    expect(window.localStorage.getItem(draftKey('u-7', IDS.ticket))).not.toBeNull();
+  });
+
+  it('keeps the draft across a reload and opens the wizard where it was, signatures included', async () => {
+    const ctx = setup();
+    await openWizard(ctx);
+    await fillStep1(ctx);
+    await fillStep2(ctx, 'Début du constat');
+    sign('Signature du client');
+
+    cleanup();
+    const again = setup();
+    const dialog = await within(document.body).findByRole('dialog', { name: 'Clôturer le ticket' });
+    expect(within(dialog).getByRole('heading', { name: 'Étape 3 sur 3 : Signatures' })).toBeTruthy();
+    expect(padFor(within(dialog).getByRole('img', { name: 'Signature du client' })).restoredFrom).toBe(PNG);
+    expect(within(dialog).getByText('Signé')).toBeTruthy();
+    await again.app.user.click(within(dialog).getByRole('button', { name: 'Précédent' }));
+    expect((within(dialog).getByLabelText('Constat du technicien') as HTMLTextAreaElement).value).toBe('Début du constat');
+  });
+
+  it("'Plus tard' keeps the draft; the ticket then offers to resume or abandon it", async () => {
+    const ctx = setup();
+    await openWizard(ctx);
+    await ctx.app.user.click(wizard().getByRole('radio', { name: 'En alarme feu' }));
+    await ctx.app.user.click(wizard().getByRole('button', { name: 'Plus tard' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    await ctx.app.user.click(screen.getByRole('button', { name: 'Reprendre la saisie (clôturer le ticket)' }));
+    expect((wizard().getByRole('radio', { name: 'En alarme feu' }) as HTMLInputElement).checked).toBe(true);
+    await ctx.app.user.keyboard('{Escape}');
+
+    await ctx.app.user.click(screen.getByRole('button', { name: 'Abandonner la saisie' }));
+    expect(window.localStorage.getItem(draftKey('u-7', IDS.ticket))).toBeNull();
+    expect(screen.getByRole('button', { name: 'Clôturer le ticket' })).toBeTruthy();
+  });
+});
+
+describe('report after the visit (tickets.devis)', () => {
+  const report = { success: true, downloadUrl: 'https://fsm.example/api/reports/download/r-1.pdf?token=abc', filename: 'r-1.pdf' };
+
+  it('generates the report, saves its name on the ticket, offers it and e-mails the chosen recipients', async () => {
+    const ctx = setup({
+      permissions: ['tickets.devis'],
+      extra: {
+        'POST /api/reports/:file': report,
+        'PATCH /api/tickets/:id': closed,
+        'POST /api/reports/send-email': { success: true },
+      },
+    });
+    await openWizard(ctx);
+    await fillStep1(ctx);
+    await fillStep2(ctx);
+    const recipients = within(wizard().getByRole('group', { name: 'Envoyer le rapport à' }));
+    expect((recipients.getByRole('checkbox', { name: /Julie Bernard .* demandeur/ }) as HTMLInputElement).checked).toBe(true);
+    // Bruno has no e-mail: not offered.
+    expect(recipients.getAllByRole('checkbox')).toHaveLength(2);
+    await ctx.app.user.click(recipients.getByRole('checkbox', { name: 'Alice Durand (alice@example.fr)' }));
+    sign('Signature du client');
+    sign('Signature du technicien');
+    await ctx.app.user.click(wizard().getByRole('button', { name: 'Valider la clôture' }));
+
+    const link = await screen.findByRole('link', { name: 'Télécharger le rapport' });
+    // The browser link is ours, with the session token the download route checks.
+    expect(link.getAttribute('href')).toBe('/api/reports/download/r-1.pdf?token=test-token');
+
+    const generate = ctx.api.calls('POST /api/reports/:file')[0] as RecordedRequest;
+    expect(generate.path).toBe(`/api/reports/${IDS.ticket}.pdf`);
+    expect(generate.query.get('isReintervention')).toBe('false');
+    expect(sentBody(generate)).toEqual({
+      signature: { client: PNG, technicien: PNG },
+      demandeur: { prenom: 'Julie', nom: 'Bernard', email: 'julie.bernard@example.fr' },
+      technicien: { nom: 'Petit', prenom: 'Lucie' },
+    });
+    await waitFor(() => expect(sentBody(ctx.api.calls('PATCH /api/tickets/:id')[0])).toEqual({ nom_rapport: 'r-1.pdf' }));
+    expect(await screen.findByText('Rapport envoyé à julie.bernard@example.fr, alice@example.fr.')).toBeTruthy();
+    expect(sentBody(ctx.api.calls('POST /api/reports/send-email')[0])).toEqual({
+      recipients: [
+        { email: 'julie.bernard@example.fr', nom: 'Bernard', prenom: 'Julie' },
+        { email: 'alice@example.fr', nom: 'Durand', prenom: 'Alice' },
+      ],
+      ticketNumber: 'LYO-2026-0001',
+      ticketInfo: { site: 'Bâtiment A', installation: 'SSI catégorie A' },
+      downloadUrl: report.downloadUrl,
+    });
+  });
+
+  it('saves a re-intervention report on the latest intervention', async () => {
+    const ctx = setup({
+      permissions: ['tickets.devis'],
+      extra: {
+        'POST /api/tickets/:id/intervention': jsonResponse(201, makeTicket({ ...inProgress, statut: 'intervention' })),
+        'GET /api/tickets/:id/interventions': [makeIntervention({ id: IDS.intervention }), makeIntervention({ id: IDS.intervention2, created_at: '2026-03-11T10:00:00.000Z' })],
+        'POST /api/reports/:file': report,
+        'PATCH /api/tickets/:id/interventions/:iid': { ok: true },
+        'POST /api/reports/send-email': { success: true },
+      },
+    });
+    await openWizard(ctx, 'Ré-intervention');
+    expect(screen.getByRole('dialog', { name: 'Ré-intervention' })).toBeTruthy();
+    await finish(ctx, 'Valider la ré-intervention');
+    expect(await screen.findByRole('heading', { name: 'Ré-intervention enregistrée' })).toBeTruthy();
+    await waitFor(() => expect(ctx.api.calls('PATCH /api/tickets/:id/interventions/:iid')).toHaveLength(1));
+    const save = ctx.api.calls('PATCH /api/tickets/:id/interventions/:iid')[0]!;
+    expect(save.path).toBe(`/api/tickets/${IDS.ticket}/interventions/${IDS.intervention2}`);
+    expect(sentBody(save)).toEqual({ nom_rapport: 'r-1.pdf' });
+    expect(ctx.api.calls('POST /api/reports/:file')[0]!.query.get('isReintervention')).toBe('true');
+    expect(ctx.api.calls('POST /api/tickets/:id/intervention')).toHaveLength(1);
+  });
+
+  it.each([
+    [jsonResponse(500, 'Gabarit introuvable'), 'Erreur génération PDF: 500 - Gabarit introuvable'],
+    [{ success: true }, 'Réponse invalide du serveur'],
+  ])('shows the report error', async (reply, text) => {
+    const ctx = setup({ permissions: ['tickets.devis'], extra: { 'POST /api/reports/:file': reply } });
+    await openWizard(ctx);
+    await finish(ctx);
+    expect((await screen.findByRole('alert')).textContent).toBe(text);
+    // The closure itself went through.
+    expect(screen.getByRole('heading', { name: 'Ticket clos' })).toBeTruthy();
+  });
+
+  it("only logs a failed e-mail after the close, and says 'Erreur lors de l'envoi des emails' when a retry fails", async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const ctx = setup({
+      permissions: ['tickets.devis'],
+      extra: {
+        'POST /api/reports/:file': report,
+        'PATCH /api/tickets/:id': closed,
+        'POST /api/reports/send-email': jsonResponse(502, {}),
+      },
+    });
+    await openWizard(ctx);
+    await finish(ctx);
+    await screen.findByRole('link', { name: 'Télécharger le rapport' });
+    const retry = await screen.findByRole('button', { name: 'Envoyer le rapport par e-mail' });
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(logged).toHaveBeenCalledWith('Envoi du rapport par e-mail impossible', expect.anything());
+    await ctx.app.user.click(retry);
+    expect((await screen.findByRole('alert')).textContent).toBe("Erreur lors de l'envoi des emails");
+  });
+});

@@ -1,0 +1,80 @@
+import { InterventionSchema, TicketSchema, type Intervention, type Ticket } from '@fsm/contracts';
+
+/**
+ * A ticket as the screens read it: the spec's entity plus the ids the routes
+ * add for the detail's contacts and pickers (optional: an older server may not
+ * send them). Parsed with the contracts' schema; an answer that does not match
+ * is still shown (logged), because a stale field must not blank a whole board.
+ */
+const id = TicketSchema.shape.id;
+const optionalId = id.nullish();
+
+export const TicketViewSchema = TicketSchema.extend({
+  client_id: optionalId,
+  site_id: optionalId,
+  agence_id: optionalId,
+  metier_id: optionalId,
+  temps_trajet: TicketSchema.shape.nom_rapport.optional(),
+});
+export type TicketView = Ticket & {
+  client_id?: string | null;
+  site_id?: string | null;
+  agence_id?: string | null;
+  metier_id?: string | null;
+  temps_trajet?: string | null;
+};
+
+export const InterventionViewSchema = InterventionSchema.extend({ ordinal: TicketSchema.shape.interventions_count.optional() });
+export type InterventionView = Intervention & { ordinal?: number };
+
+function warn(what: string, error: unknown): void {
+  if (import.meta.env.DEV) console.warn(`Réponse inattendue (${what})`, error);
+}
+
+/** Not even recognisably a ticket: the screen reports a load failure instead of drawing nonsense. */
+export class InvalidTicketAnswerError extends Error {
+  constructor() {
+    super('Réponse invalide du serveur');
+    this.name = 'InvalidTicketAnswerError';
+  }
+}
+
+function looksLikeTicket(answer: unknown): boolean {
+  if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return false;
+  const v = answer as Record<string, unknown>;
+  return typeof v.id === 'string' && typeof v.num_chrono === 'string' && typeof v.statut === 'string' && typeof v.created_at === 'string';
+}
+
+export function parseTicket(answer: unknown): TicketView {
+  const parsed = TicketViewSchema.safeParse(answer);
+  if (parsed.success) return parsed.data;
+  if (!looksLikeTicket(answer)) throw new InvalidTicketAnswerError();
+  warn('ticket', parsed.error);
+  return answer as TicketView;
+}
+
+/** `GET /api/tickets` answers an array or `{ tickets }` (spec §7). */
+export function parseTicketList(answer: unknown): TicketView[] {
+  const list =
+    Array.isArray(answer)
+      ? answer
+      : typeof answer === 'object' && answer !== null && Array.isArray((answer as { tickets?: unknown }).tickets)
+        ? (answer as { tickets: unknown[] }).tickets
+        : [];
+  return list.filter(looksLikeTicket).map(parseTicket);
+}
+
+export function parseInterventions(answer: unknown): InterventionView[] {
+  const list =
+    Array.isArray(answer)
+      ? answer
+      : typeof answer === 'object' && answer !== null && Array.isArray((answer as { interventions?: unknown }).interventions)
+        ? (answer as { interventions: unknown[] }).interventions
+        : [];
+  return list.map((item) => {
+    const parsed = InterventionViewSchema.safeParse(item);
+    if (parsed.success) return parsed.data;
+    warn('intervention', parsed.error);
+    return item as InterventionView;
+  });
+}

@@ -1,0 +1,35 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ApiError, apiClient } from '../../../lib/api-client';
+import { ticketKeys } from './ticket-keys';
+
+export interface ValidateQuoteInput {
+  ticketId: string;
+  numero_devis: string;
+  /** `YYYY-MM-DD`. */
+  date_enregistrement_devis: string;
+}
+
+/** PATCH /api/tickets/{id}/update `{ numero_devis, date_enregistrement_devis }` (spec §7). */
+export async function validateQuote({ ticketId, ...body }: ValidateQuoteInput): Promise<void> {
+  const answer = await apiClient.patch<unknown>(`/api/tickets/${encodeURIComponent(ticketId)}/update`, {
+    numero_devis: body.numero_devis.trim(),
+    date_enregistrement_devis: body.date_enregistrement_devis || undefined,
+  });
+  if (typeof answer === 'object' && answer !== null && (answer as { success?: unknown }).success === false) {
+    const error = (answer as { error?: unknown }).error;
+    throw new ApiError(200, typeof error === 'string' && error ? error : undefined, answer);
+  }
+}
+
+/** A success reloads the lists (spec §7), the summary and that ticket. */
+export function useValidateQuote() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: validateQuote,
+    onSuccess: (_data, input) => {
+      void queryClient.invalidateQueries({ queryKey: ticketKeys.lists() });
+      void queryClient.invalidateQueries({ queryKey: ticketKeys.summary() });
+      void queryClient.invalidateQueries({ queryKey: ticketKeys.detail(input.ticketId) });
+    },
+  });
+}

@@ -1,0 +1,274 @@
+import { ManualTicketCreateBodySchema, TICKET_AUTOCOMPLETE_CLOSE_DELAY_MS, TICKET_LABELS, TICKET_MESSAGES } from '@fsm/contracts';
+import { useMemo, useState, type FormEvent } from 'react';
+import { Autocomplete } from '../../../components/ui/autocomplete';
+import { Banner } from '../../../components/ui/banner';
+import { Dialog } from '../../../components/ui/dialog';
+import { isImageFile, PhotoField } from '../../../components/ui/photo-field';
+import { SelectField } from '../../../components/ui/select-field';
+import { TextField } from '../../../components/ui/text-field';
+import { TextareaField } from '../../../components/ui/textarea-field';
+import { NetworkError, errorMessage } from '../../../lib/api-client';
+import { parisDateInput, parisTimeInput } from '../../../lib/format';
+import { useClientSites } from '../../lookups/api/get-client-sites';
+import { useClients } from '../../lookups/api/get-clients';
+import { mergeInterlocuteurs, useInterlocuteurs } from '../../lookups/api/get-interlocuteurs';
+import { useUtilisateurs } from '../../lookups/api/get-utilisateurs';
+import { personName } from '../../lookups/api/lookup-types';
+import { useCreateManualTicket } from '../api/create-manual-ticket';
+
+export interface AddTicketDialogProps {
+  open: boolean;
+  onClose: () => void;
+  /** Called with the text of the success banner. */
+  onCreated: (message: string) => void;
+}
+
+/** '+ Ajouter un ticket' (spec §2 "Modal 'Ajouter un ticket'", §5, §8). */
+export function AddTicketDialog({ open, onClose, onCreated }: AddTicketDialogProps) {
+  return (
+    <Dialog open={open} title={TICKET_LABELS.addTicketModalTitle} onClose={onClose} className="dialog--wide">
+      <AddTicketForm onClose={onClose} onCreated={onCreated} />
+    </Dialog>
+  );
+}
+
+interface Contact {
+  nom: string;
+  prenom: string;
+  email: string;
+  telephone: string;
+}
+
+const EMPTY_CONTACT: Contact = { nom: '', prenom: '', email: '', telephone: '' };
+
+function AddTicketForm({ onClose, onCreated }: Omit<AddTicketDialogProps, 'open'>) {
+  const [clientId, setClientId] = useState<string | null>(null);
+  const [siteId, setSiteId] = useState('');
+  const [installationId, setInstallationId] = useState('');
+  const [contactId, setContactId] = useState('');
+  const [contact, setContact] = useState<Contact>(EMPTY_CONTACT);
+  const [probleme, setProbleme] = useState('');
+  const [photo, setPhoto] = useState<File | null>(null);
+  const [photoError, setPhotoError] = useState<string | null>(null);
+  const [date, setDate] = useState(() => parisDateInput());
+  const [time, setTime] = useState(() => parisTimeInput());
+  const [technicienId, setTechnicienId] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [showMissing, setShowMissing] = useState(false);
+
+  const clientsQuery = useClients();
+  const clients = clientsQuery.data ?? [];
+  const sites = useClientSites(clientId).data ?? [];
+  const installations = sites.find((s) => s.id === siteId)?.installations ?? [];
+  const siteContacts = useInterlocuteurs('site-only', siteId || null);
+  const installationContacts = useInterlocuteurs('installation', installationId || null);
+  const contacts = useMemo(
+    () => mergeInterlocuteurs(siteContacts.data, installationContacts.data),
+    [siteContacts.data, installationContacts.data],
+  );
+  const technicians = useUtilisateurs().data ?? [];
+  const clientItems = useMemo(() => clients.map((c) => ({ id: c.id, label: c.nom, detail: c.ville })), [clients]);
+  const mutation = useCreateManualTicket();
+
+  const pickClient = (id: string | null) => {
+    setClientId(id);
+    setSiteId('');
+    setInstallationId('');
+    setContactId('');
+  };
+  const pickSite = (id: string) => {
+    setSiteId(id);
+    setInstallationId('');
+    setContactId('');
+  };
+  const pickContact = (id: string) => {
+    setContactId(id);
+    const chosen = contacts.find((c) => c.id === id);
+    if (!chosen) return;
+    setContact({ nom: chosen.nom, prenom: chosen.prenom, email: chosen.email ?? '', telephone: chosen.telephone ?? '' });
+  };
+  const pickPhoto = (file: File | null) => {
+    if (file && !isImageFile(file)) {
+      setPhoto(null);
+      setPhotoError(TICKET_MESSAGES.notAnImage);
+      return;
+    }
+    setPhotoError(null);
+    setPhoto(file);
+  };
+
+  const missing = (value: string) => showMissing && value.trim() === '';
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (mutation.isPending) return;
+    const body = {
+      installation_id: installationId,
+      ...contact,
+      probleme,
+      date_enregistrement: date,
+      heure_enregistrement: time,
+      id_technicien: technicienId,
+    };
+    const parsed = ManualTicketCreateBodySchema.safeParse(body);
+    if (!parsed.success || !date || !time) {
+      setShowMissing(true);
+      setProblem(parsed.success ? TICKET_MESSAGES.requiredFields : (parsed.error.issues[0]?.message ?? TICKET_MESSAGES.requiredFields));
+      return;
+    }
+    setProblem(null);
+    mutation.mutate(
+      { ...body, photo },
+      {
+        onSuccess: (created) => {
+          onCreated(created.message ?? TICKET_MESSAGES.manualSuccess);
+          onClose();
+        },
+      },
+    );
+  };
+
+  const serverError = mutation.isError
+    ? mutation.error instanceof NetworkError
+      ? TICKET_MESSAGES.manualNetworkError
+      : errorMessage(mutation.error, TICKET_MESSAGES.manualSaveError)
+    : null;
+  const setField = (key: keyof Contact) => (e: { target: { value: string } }) => setContact((c) => ({ ...c, [key]: e.target.value }));
+
+  return (
+    <form className="stack" onSubmit={onSubmit} noValidate>
+      {problem ? <Banner tone="error">{problem}</Banner> : null}
+      {serverError ? <Banner tone="error">{serverError}</Banner> : null}
+
+      <fieldset className="form-section">
+        <legend>Installation concernée</legend>
+        <div className="form-grid">
+          <Autocomplete
+            label="Client"
+            placeholder="Rechercher un client"
+            required
+            items={clientItems}
+            loading={clientsQuery.isPending}
+            selectedId={clientId}
+            onSelect={(item) => pickClient(item?.id ?? null)}
+            emptyText={TICKET_LABELS.noClientFound}
+            closeDelayMs={TICKET_AUTOCOMPLETE_CLOSE_DELAY_MS}
+            invalid={showMissing && !clientId}
+          />
+          <SelectField
+            label="Site"
+            required
+            value={siteId}
+            disabled={!clientId}
+            invalid={showMissing && !!clientId && !siteId}
+            onChange={(e) => pickSite(e.target.value)}
+          >
+            <option value="">{clientId ? 'Choisir un site' : 'Choisissez d’abord un client'}</option>
+            {sites.map((site) => (
+              <option key={site.id} value={site.id}>
+                {site.nom}
+                {site.ville ? ` (${site.ville})` : ''}
+              </option>
+            ))}
+          </SelectField>
+          <SelectField
+            label="Installation"
+            required
+            value={installationId}
+            disabled={!siteId}
+            invalid={showMissing && !!siteId && !installationId}
+            onChange={(e) => setInstallationId(e.target.value)}
+          >
+            <option value="">{siteId ? 'Choisir une installation' : 'Choisissez d’abord un site'}</option>
+            {installations.map((installation) => (
+              <option key={installation.id} value={installation.id}>
+                {installation.nom}
+              </option>
+            ))}
+          </SelectField>
+        </div>
+      </fieldset>
+
+      <fieldset className="form-section">
+        <legend>Demandeur</legend>
+        <SelectField
+          label="Choisir un interlocuteur"
+          value={contactId}
+          disabled={!siteId || contacts.length === 0}
+          onChange={(e) => pickContact(e.target.value)}
+          hint={siteId && contacts.length === 0 && !siteContacts.isPending ? 'Aucun interlocuteur pour ce site.' : undefined}
+        >
+          <option value="">—</option>
+          {contacts.map((c) => (
+            <option key={c.id} value={c.id}>
+              {personName(c)}
+              {c.email ? ` · ${c.email}` : ''}
+            </option>
+          ))}
+        </SelectField>
+        <div className="form-grid form-grid--pair">
+          <TextField label="Nom" required autoComplete="family-name" value={contact.nom} onChange={setField('nom')} invalid={missing(contact.nom)} />
+          <TextField
+            label="Prénom"
+            required
+            autoComplete="given-name"
+            value={contact.prenom}
+            onChange={setField('prenom')}
+            invalid={missing(contact.prenom)}
+          />
+          <TextField
+            label="Email"
+            type="email"
+            required
+            autoComplete="email"
+            value={contact.email}
+            onChange={setField('email')}
+            invalid={missing(contact.email)}
+          />
+          <TextField
+            label="Téléphone"
+            type="tel"
+            required
+            autoComplete="tel"
+            value={contact.telephone}
+            onChange={setField('telephone')}
+            invalid={missing(contact.telephone)}
+          />
+        </div>
+      </fieldset>
+
+      <fieldset className="form-section">
+        <legend>Demande</legend>
+        <TextareaField
+          label="Problème constaté"
+          required
+          value={probleme}
+          onChange={(e) => setProbleme(e.target.value)}
+          invalid={missing(probleme)}
+        />
+        <PhotoField file={photo} onChange={pickPhoto} error={photoError} hint="Facultative" />
+        <div className="form-grid">
+          <TextField label="Date d’enregistrement" type="date" required value={date} onChange={(e) => setDate(e.target.value)} invalid={missing(date)} />
+          <TextField label="Heure d’enregistrement" type="time" required value={time} onChange={(e) => setTime(e.target.value)} invalid={missing(time)} />
+          <SelectField label="Technicien (facultatif)" value={technicienId} onChange={(e) => setTechnicienId(e.target.value)}>
+            <option value="">Aucun pour l’instant</option>
+            {technicians.map((t) => (
+              <option key={t.id} value={t.id}>
+                {personName(t)}
+              </option>
+            ))}
+          </SelectField>
+        </div>
+      </fieldset>
+
+      <div className="dialog__actions">
+        <button type="button" className="btn" onClick={onClose}>
+          Annuler
+        </button>
+        <button type="submit" className="btn btn--primary" disabled={mutation.isPending} aria-busy={mutation.isPending || undefined}>
+          {mutation.isPending ? 'Enregistrement…' : 'Enregistrer le ticket'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,347 @@
+import {
+  TICKET_LABELS,
+  TICKET_SUCCESS_BANNER_MS,
+  TicketListSearchSchema,
+  defaultClosedTicketsRange,
+  ticketQuoteState,
+  type TicketStatus,
+} from '@fsm/contracts';
+import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { useSearchParams } from 'react-router';
+import { Banner } from '../../../components/ui/banner';
+import { PhotoOverlay } from '../../../components/ui/photo-overlay';
+import { useCurrentUser } from '../../../app/guards';
+import { errorMessage } from '../../../lib/api-client';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { PERMISSIONS, hasPermission } from '../../auth/access';
+import { useClosedTickets, type ClosedTicketsFilters } from '../api/get-closed-tickets';
+import { useOpenTickets } from '../api/get-open-tickets';
+import type { TicketView } from '../api/ticket-view';
+import { AddTicketDialog } from './add-ticket-dialog';
+import { ClosedFiltersPanel } from './closed-filters-panel';
+import { QuoteValidationDialog } from './quote-validation-dialog';
+import { TicketCard } from './ticket-card';
+
+type OpenChip = 'tout' | 'urgent' | 'ouvert' | 'en_cours' | 'intervention';
+
+const CHIPS: readonly { id: OpenChip; label: string }[] = [
+  { id: 'tout', label: 'Tout' },
+  { id: 'urgent', label: 'Urgents' },
+  { id: 'ouvert', label: 'Ouverts' },
+  { id: 'en_cours', label: 'En cours' },
+  { id: 'intervention', label: 'Interventions' },
+];
+
+function chipMatches(chip: OpenChip, ticket: TicketView): boolean {
+  if (chip === 'tout') return true;
+  if (chip === 'urgent') return ticket.urgent;
+  return ticket.statut === chip;
+}
+
+/** The header's quick search: a substring of the client, number, site, town or installation. */
+export function ticketMatchesSearch(ticket: TicketView, search: string): boolean {
+  const needle = search.trim().toLocaleLowerCase('fr-FR');
+  if (!needle) return true;
+  return [ticket.client_nom, ticket.num_chrono, ticket.site_nom, ticket.site_ville, ticket.installation_nom]
+    .join(' ')
+    .toLocaleLowerCase('fr-FR')
+    .includes(needle);
+}
+
+/** `/` focuses the search from anywhere on the board, unless the user is typing somewhere. */
+function useSlashToFocus(target: RefObject<HTMLInputElement | null>) {
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey) return;
+      const active = event.target as HTMLElement | null;
+      if (active && (active.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(active.tagName))) return;
+      if (document.querySelector('[role="dialog"]')) return;
+      event.preventDefault();
+      target.current?.focus();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [target]);
+}
+
+function defaultClosedFilters(devisAttente: boolean): ClosedTicketsFilters {
+  return {
+    ...defaultClosedTicketsRange(new Date()),
+    client_id: '',
+    site_id: '',
+    installation_id: '',
+    technicien_id: '',
+    metier_id: '',
+    devis_attente: devisAttente,
+  };
+}
+
+/**
+ * The ticket list (spec §2 "Ticket list"). Its URL carries the view and the
+ * open view's chip (`statut`, `urgent`, `devis_attente`), so the home tiles
+ * link straight to a filtered list and the browser's back button works.
+ */
+export function TicketListScreen() {
+  const [params, setParams] = useSearchParams();
+  const search = TicketListSearchSchema.parse(Object.fromEntries(params));
+  const closedView = search.statut === 'clos';
+  const title = closedView ? TICKET_LABELS.closedListTitle : TICKET_LABELS.openListTitle;
+  useDocumentTitle(title);
+
+  const user = useCurrentUser();
+  const canValidateQuotes = hasPermission(user, PERMISSIONS.ticketsDevis);
+
+  const [adding, setAdding] = useState(false);
+  const [banner, setBanner] = useState<{ text: string; id: number } | null>(null);
+  const [photoOf, setPhotoOf] = useState<TicketView | null>(null);
+  const [quoteOf, setQuoteOf] = useState<TicketView | null>(null);
+  const [quickSearch, setQuickSearch] = useState('');
+  const searchRef = useRef<HTMLInputElement>(null);
+  useSlashToFocus(searchRef);
+
+  useEffect(() => {
+    if (!banner) return;
+    const timer = setTimeout(() => setBanner(null), TICKET_SUCCESS_BANNER_MS);
+    return () => clearTimeout(timer);
+  }, [banner]);
+
+  const setSearch = (next: Record<string, string | undefined>) => {
+    const out = new URLSearchParams();
+    for (const [key, value] of Object.entries(next)) if (value) out.set(key, value);
+    setParams(out, { replace: false });
+  };
+
+  return (
+    <section className="stack ticket-list" aria-labelledby="screen-title">
+      <div className="page-header">
+        <h1 id="screen-title">{title}</h1>
+        <div className="cluster">
+          <input
+            ref={searchRef}
+            type="search"
+            className="input list-search"
+            aria-label="Rechercher un ticket"
+            aria-keyshortcuts="/"
+            placeholder="Rechercher… ( / )"
+            value={quickSearch}
+            onChange={(e) => setQuickSearch(e.target.value)}
+          />
+          <button type="button" className="btn btn--primary" onClick={() => setAdding(true)}>
+            {TICKET_LABELS.addTicket}
+          </button>
+          {closedView ? (
+            <button type="button" className="btn" onClick={() => setSearch({})}>
+              Voir les tickets en cours
+            </button>
+          ) : (
+            <button type="button" className="btn" onClick={() => setSearch({ statut: 'clos' })}>
+              Voir les tickets clos
+            </button>
+          )}
+        </div>
+      </div>
+
+      {banner ? (
+        <Banner tone="success" key={banner.id}>
+          {banner.text}
+        </Banner>
+      ) : null}
+
+      {closedView ? (
+        <ClosedTickets
+          devisAttente={search.devis_attente === true}
+          onDevisAttenteChange={(checked) => setSearch({ statut: 'clos', devis_attente: checked ? '1' : undefined })}
+          onOpenPhoto={setPhotoOf}
+          onValidateQuote={canValidateQuotes ? setQuoteOf : undefined}
+          search={quickSearch}
+        />
+      ) : (
+        <OpenTickets
+          chip={search.urgent ? 'urgent' : search.statut && search.statut !== 'clos' ? search.statut : 'tout'}
+          devisAttente={search.devis_attente === true}
+          onChip={(chip) =>
+            setSearch(
+              chip === 'tout'
+                ? { devis_attente: search.devis_attente ? '1' : undefined }
+                : chip === 'urgent'
+                  ? { urgent: '1', devis_attente: search.devis_attente ? '1' : undefined }
+                  : { statut: chip, devis_attente: search.devis_attente ? '1' : undefined },
+            )
+          }
+          onClearDevisAttente={() =>
+            setSearch({ statut: search.statut, urgent: search.urgent ? '1' : undefined })
+          }
+          onOpenPhoto={setPhotoOf}
+          onValidateQuote={canValidateQuotes ? setQuoteOf : undefined}
+          search={quickSearch}
+        />
+      )}
+
+      <AddTicketDialog
+        open={adding}
+        onClose={() => setAdding(false)}
+        onCreated={(text) => setBanner({ text, id: Date.now() })}
+      />
+      <PhotoOverlay
+        src={photoOf?.photo ?? null}
+        alt={photoOf ? `Photo du ticket ${photoOf.num_chrono}` : ''}
+        onClose={() => setPhotoOf(null)}
+      />
+      <QuoteValidationDialog ticket={quoteOf} onClose={() => setQuoteOf(null)} />
+    </section>
+  );
+}
+
+interface ListCallbacks {
+  onOpenPhoto: (ticket: TicketView) => void;
+  onValidateQuote: ((ticket: TicketView) => void) | undefined;
+  search: string;
+}
+
+function OpenTickets({
+  chip,
+  devisAttente,
+  onChip,
+  onClearDevisAttente,
+  ...callbacks
+}: ListCallbacks & {
+  chip: Exclude<TicketStatus, 'clos'> | 'urgent' | 'tout';
+  devisAttente: boolean;
+  onChip: (chip: OpenChip) => void;
+  onClearDevisAttente: () => void;
+}) {
+  const query = useOpenTickets();
+  const all = useMemo(
+    () => (query.data ?? []).filter((t) => !devisAttente || ticketQuoteState(t) === 'pending'),
+    [query.data, devisAttente],
+  );
+  const shown = useMemo(() => all.filter((t) => chipMatches(chip, t)), [all, chip]);
+
+  return (
+    <>
+      <div className="cluster" role="group" aria-label="Filtrer les tickets">
+        {CHIPS.map((c) => (
+          <button
+            key={c.id}
+            type="button"
+            className="filter-chip"
+            aria-pressed={chip === c.id}
+            onClick={() => onChip(c.id)}
+          >
+            {c.label}
+            {query.data ? <span className="filter-chip__count">{all.filter((t) => chipMatches(c.id, t)).length}</span> : null}
+          </button>
+        ))}
+        {devisAttente ? (
+          <button type="button" className="filter-tag" onClick={onClearDevisAttente} aria-label="Retirer le filtre : devis en attente">
+            Devis en attente <span aria-hidden="true">×</span>
+          </button>
+        ) : null}
+      </div>
+      <TicketResults
+        tickets={shown}
+        isPending={query.isPending}
+        error={query.isError ? query.error : null}
+        emptyText={TICKET_LABELS.emptyOpen}
+        {...callbacks}
+      />
+    </>
+  );
+}
+
+function ClosedTickets({
+  devisAttente,
+  onDevisAttenteChange,
+  ...callbacks
+}: ListCallbacks & { devisAttente: boolean; onDevisAttenteChange: (checked: boolean) => void }) {
+  const [filters, setFilters] = useState(() => defaultClosedFilters(devisAttente));
+  const effective = useMemo(() => ({ ...filters, devis_attente: devisAttente }), [filters, devisAttente]);
+  const query = useClosedTickets(effective);
+
+  return (
+    <>
+      <ClosedFiltersPanel
+        filters={effective}
+        defaultOpen={devisAttente}
+        onChange={(next) => {
+          setFilters(next);
+          if (next.devis_attente !== devisAttente) onDevisAttenteChange(next.devis_attente);
+        }}
+        onReset={() => {
+          setFilters(defaultClosedFilters(false));
+          if (devisAttente) onDevisAttenteChange(false);
+        }}
+      />
+      <TicketResults
+        tickets={query.data ?? []}
+        isPending={query.isPending}
+        isRefreshing={query.isPlaceholderData}
+        error={query.isError ? query.error : null}
+        emptyText={TICKET_LABELS.emptyClosed}
+        {...callbacks}
+      />
+    </>
+  );
+}
+
+function TicketResults({
+  tickets,
+  isPending,
+  isRefreshing = false,
+  error,
+  emptyText,
+  onOpenPhoto,
+  onValidateQuote,
+  search,
+}: ListCallbacks & {
+  tickets: TicketView[];
+  isPending: boolean;
+  isRefreshing?: boolean;
+  error: unknown;
+  emptyText: string;
+}) {
+  if (isPending) {
+    return (
+      <div className="stack" aria-busy="true">
+        <p className="muted" role="status">
+          {TICKET_LABELS.loading}
+        </p>
+        {[0, 1, 2].map((i) => (
+          <span key={i} className="skeleton skeleton--card" aria-hidden="true" />
+        ))}
+      </div>
+    );
+  }
+  if (error) return <Banner tone="error">{errorMessage(error, 'Erreur serveur')}</Banner>;
+  if (tickets.length === 0) {
+    return (
+      <div className="empty-state">
+        <p>{emptyText}</p>
+      </div>
+    );
+  }
+  const found = search.trim() ? tickets.filter((t) => ticketMatchesSearch(t, search)) : tickets;
+  if (found.length === 0) {
+    return (
+      <div className="empty-state">
+        <p>Aucun ticket ne correspond à « {search.trim()} ».</p>
+      </div>
+    );
+  }
+
+  return (
+    <div className="ticket-results" aria-busy={isRefreshing || undefined}>
+      <p className="visually-hidden" role="status">
+        {found.length} ticket{found.length > 1 ? 's' : ''}
+      </p>
+      <ul className="ticket-grid" aria-label="Tickets">
+        {found.map((ticket) => (
+          <li key={ticket.id}>
+            <TicketCard ticket={ticket} onOpenPhoto={onOpenPhoto} onValidateQuote={onValidateQuote} />
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+

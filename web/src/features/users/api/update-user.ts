@@ -1,0 +1,34 @@
+import { userSchema, type User } from '@fsm/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiClient } from '../../../lib/api-client';
+import { userKeys } from './user-keys';
+
+export interface UpdateUserInput {
+  id: string;
+  body: {
+    nom: string;
+    prenom: string;
+    email: string;
+    telephone: string;
+    role: string;
+    agence_id?: string;
+    /** Empty or absent keeps the password. */
+    motdepasse?: string;
+  };
+}
+
+/** PUT /api/utilisateurs/{id}; a role change resets the permissions to the role's defaults. */
+export async function updateUser({ id, body }: UpdateUserInput): Promise<User> {
+  return userSchema.parse(await apiClient.put<unknown>(`/api/utilisateurs/${encodeURIComponent(id)}`, body));
+}
+
+export function useUpdateUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateUser,
+    onSuccess: (_user, { id }) => {
+      void queryClient.invalidateQueries({ queryKey: userKeys.lists() });
+      void queryClient.invalidateQueries({ queryKey: userKeys.permissions(id) });
+    },
+  });
+}

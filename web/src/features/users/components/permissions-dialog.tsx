@@ -1,0 +1,108 @@
+import { canGrantPermission, groupPermissionsByPrefix, hasPermission, isPermissionSlug, type User } from '@fsm/contracts';
+import { useEffect, useState } from 'react';
+import { useCurrentUser } from '../../../app/guards';
+import { Banner } from '../../../components/ui/banner';
+import { Dialog } from '../../../components/ui/dialog';
+import { useToast } from '../../../components/ui/toast';
+import { errorMessage } from '../../../lib/api-client';
+import { usePermissionsCatalog } from '../api/get-permissions-catalog';
+import { useUserPermissions } from '../api/get-user-permissions';
+import { useSetUserPermissions } from '../api/set-user-permissions';
+import { USER_MESSAGES } from '../api/user-messages';
+
+/**
+ * A user's permissions grouped by the slug prefix before the dot, 'autres'
+ * for slugs without one (§2, groupPermissionsByPrefix). Without
+ * users.permissions it is read-only; outside admin_plus a slug one does not
+ * hold is greyed out (the server would refuse it, canGrantPermission).
+ */
+export function PermissionsDialog({ target, onClose }: { target: User; onClose: () => void }) {
+  const me = useCurrentUser();
+  const toast = useToast();
+  const canEdit = hasPermission(me, 'users.permissions');
+  const catalog = usePermissionsCatalog();
+  const current = useUserPermissions(target.id);
+  const save = useSetUserPermissions();
+  const [selected, setSelected] = useState<Set<string> | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (current.data && selected === null) setSelected(new Set(current.data));
+  }, [current.data, selected]);
+
+  const grantable = (slug: string) => canEdit && isPermissionSlug(slug) && canGrantPermission(me, slug);
+  const toggle = (slug: string, on: boolean) =>
+    setSelected((set) => {
+      const next = new Set(set);
+      if (on) next.add(slug);
+      else next.delete(slug);
+      return next;
+    });
+
+  const submit = () => {
+    if (!selected || !catalog.data) return;
+    setFailure(null);
+    // Catalogue order, so the saved list reads like the modal.
+    const permissions = catalog.data.map((entry) => entry.slug).filter((slug) => selected.has(slug));
+    // Slugs the catalogue no longer lists stay as they were.
+    const unknown = [...selected].filter((slug) => !catalog.data.some((entry) => entry.slug === slug));
+    save.mutate(
+      { userId: target.id, permissions: [...permissions, ...unknown] },
+      {
+        onSuccess: () => {
+          toast.show('Permissions enregistrées.', { tone: 'success' });
+          onClose();
+        },
+        onError: (error) => setFailure(errorMessage(error, USER_MESSAGES.permissionsSaveError)),
+      },
+    );
+  };
+
+  const loadFailed = catalog.isError || current.isError;
+  const groups = catalog.data ? groupPermissionsByPrefix(catalog.data) : [];
+
+  return (
+    <Dialog open title={`Permissions de ${target.prenom} ${target.nom}`} onClose={onClose} className="dialog--wide">
+      {loadFailed ? (
+        <Banner tone="error">{USER_MESSAGES.permissionsLoadError}</Banner>
+      ) : !selected || !catalog.data ? (
+        <p className="muted" role="status">
+          Chargement…
+        </p>
+      ) : (
+        <div className="permission-groups">
+          {groups.map((group) => (
+            <fieldset key={group.group} className="fieldset permission-group">
+              <legend className="permission-group__title">{group.label}</legend>
+              {group.permissions.map((entry) => (
+                <label key={entry.slug} className="checkbox-field">
+                  <input
+                    type="checkbox"
+                    className="checkbox"
+                    checked={selected.has(entry.slug)}
+                    disabled={!grantable(entry.slug) || save.isPending}
+                    onChange={(event) => toggle(entry.slug, event.target.checked)}
+                  />
+                  <span className="checkbox-field__label">
+                    {entry.label} <code className="slug">{entry.slug}</code>
+                  </span>
+                </label>
+              ))}
+            </fieldset>
+          ))}
+        </div>
+      )}
+      {failure ? <Banner tone="error">{failure}</Banner> : null}
+      <div className="dialog__actions">
+        <button type="button" className="btn" onClick={onClose} disabled={save.isPending}>
+          {canEdit ? 'Annuler' : 'Fermer'}
+        </button>
+        {canEdit ? (
+          <button type="button" className="btn btn--primary" onClick={submit} disabled={!selected || loadFailed || save.isPending} aria-busy={save.isPending || undefined}>
+            Enregistrer
+          </button>
+        ) : null}
+      </div>
+    </Dialog>
+  );
+}

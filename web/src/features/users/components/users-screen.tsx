@@ -1,0 +1,180 @@
+import { ROLE_LABELS, USERS_PAGE_SIZE, canAssignRole, hasPermission, type Role, type User } from '@fsm/contracts';
+import { useEffect, useMemo, useState } from 'react';
+import { useCurrentUser } from '../../../app/guards';
+import { Banner } from '../../../components/ui/banner';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { Pagination, pageCountOf } from '../../../components/ui/pagination';
+import { SearchField } from '../../../components/ui/search-field';
+import { SkeletonRows } from '../../../components/ui/skeleton-rows';
+import { useToast } from '../../../components/ui/toast';
+import { errorMessage } from '../../../lib/api-client';
+import { matchesSearch } from '../../../lib/text-search';
+import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useDeleteUser } from '../api/delete-user';
+import { useUsers } from '../api/get-users';
+import { USER_MESSAGES } from '../api/user-messages';
+import { PermissionsDialog } from './permissions-dialog';
+import { UserCreateDialog } from './user-create-dialog';
+import { UserEditRow } from './user-edit-row';
+import { picksAgence } from './user-form';
+
+/**
+ * /users (management §2): a searchable table, 10 a page, with add (modal),
+ * inline edit, permissions and delete. admin_plus sees the agency column and
+ * picker. Outside admin_plus only technicians (and oneself) can be managed,
+ * as the server enforces.
+ */
+export function UsersScreen() {
+  useDocumentTitle('Utilisateurs');
+  const me = useCurrentUser();
+  const toast = useToast();
+  const canEdit = hasPermission(me, 'users.edit');
+  const canSeePermissions = hasPermission(me, 'users.view') || hasPermission(me, 'users.permissions');
+  const withAgence = picksAgence(me);
+  const users = useUsers();
+  const remove = useDeleteUser();
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [adding, setAdding] = useState(false);
+  const [editingId, setEditingId] = useState<string | null>(null);
+  const [permissionsOf, setPermissionsOf] = useState<User | null>(null);
+  const [deleting, setDeleting] = useState<User | null>(null);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+
+  const filtered = useMemo(
+    () => (users.data ?? []).filter((u) => matchesSearch(search, u.nom, u.prenom, `${u.prenom} ${u.nom}`, u.email, u.telephone, u.agence_nom)),
+    [users.data, search],
+  );
+  const pageCount = pageCountOf(filtered.length, USERS_PAGE_SIZE);
+  useEffect(() => {
+    if (page > pageCount) setPage(pageCount);
+  }, [page, pageCount]);
+  const rows = filtered.slice((page - 1) * USERS_PAGE_SIZE, page * USERS_PAGE_SIZE);
+
+  const manageable = (target: User) => me.role === 'admin_plus' || target.id === me.id || canAssignRole(me, target.role);
+  const columns = 5 + (withAgence ? 1 : 0) + 1;
+
+  const confirmDelete = () => {
+    if (!deleting) return;
+    setDeleteError(null);
+    remove.mutate(deleting.id, {
+      onSuccess: () => {
+        toast.show('Utilisateur supprimé.', { tone: 'success' });
+        setDeleting(null);
+      },
+      onError: (error) => setDeleteError(errorMessage(error, USER_MESSAGES.deleteError)),
+    });
+  };
+
+  return (
+    <section className="stack" aria-labelledby="screen-title">
+      <div className="page-header">
+        <h1 id="screen-title">Utilisateurs</h1>
+        {canEdit ? (
+          <button type="button" className="btn btn--primary" onClick={() => setAdding(true)}>
+            + Ajouter un utilisateur
+          </button>
+        ) : null}
+      </div>
+      <div className="toolbar">
+        <SearchField
+          label="Rechercher un utilisateur"
+          value={search}
+          placeholder="Nom, prénom, email…"
+          onChange={(value) => {
+            setSearch(value);
+            setPage(1);
+          }}
+        />
+      </div>
+      {users.isError ? <Banner tone="error">{errorMessage(users.error, USER_MESSAGES.loadError)}</Banner> : null}
+      <div className="table-wrap">
+        <table className="data-table">
+          <caption className="visually-hidden">Liste des utilisateurs</caption>
+          <thead>
+            <tr>
+              <th scope="col">Nom</th>
+              <th scope="col">Prénom</th>
+              <th scope="col">Email</th>
+              <th scope="col">Téléphone</th>
+              <th scope="col">Rôle</th>
+              {withAgence ? <th scope="col">Agence</th> : null}
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {users.isPending ? (
+              <SkeletonRows columns={columns} />
+            ) : rows.length === 0 ? (
+              <tr>
+                <td colSpan={columns} className="data-table__empty">
+                  {search ? 'Aucun utilisateur ne correspond à la recherche.' : 'Aucun utilisateur.'}
+                </td>
+              </tr>
+            ) : (
+              rows.map((user) =>
+                editingId === user.id ? (
+                  <UserEditRow key={user.id} user={user} onDone={() => setEditingId(null)} />
+                ) : (
+                  <tr key={user.id}>
+                    <th scope="row">{user.nom}</th>
+                    <td>{user.prenom}</td>
+                    <td>{user.email}</td>
+                    <td>{user.telephone ?? '—'}</td>
+                    <td>{ROLE_LABELS[user.role as Role] ?? user.role}</td>
+                    {withAgence ? <td>{user.agence_nom ?? '—'}</td> : null}
+                    <td>
+                      <div className="table-actions">
+                        {canEdit && manageable(user) ? (
+                          <button
+                            type="button"
+                            className="btn btn--small"
+                            disabled={editingId !== null}
+                            onClick={() => setEditingId(user.id)}
+                            aria-label={`Modifier ${user.prenom} ${user.nom}`}
+                          >
+                            Modifier
+                          </button>
+                        ) : null}
+                        {canSeePermissions ? (
+                          <button type="button" className="btn btn--small" onClick={() => setPermissionsOf(user)} aria-label={`Permissions de ${user.prenom} ${user.nom}`}>
+                            Permissions
+                          </button>
+                        ) : null}
+                        {canEdit && manageable(user) && user.id !== me.id ? (
+                          <button
+                            type="button"
+                            className="btn btn--small btn--danger-ghost"
+                            onClick={() => {
+                              setDeleteError(null);
+                              setDeleting(user);
+                            }}
+                            aria-label={`Supprimer ${user.prenom} ${user.nom}`}
+                          >
+                            Supprimer
+                          </button>
+                        ) : null}
+                      </div>
+                    </td>
+                  </tr>
+                ),
+              )
+            )}
+          </tbody>
+        </table>
+      </div>
+      <Pagination page={page} pageCount={pageCount} onPageChange={setPage} label="Pages des utilisateurs" />
+      {adding ? <UserCreateDialog onClose={() => setAdding(false)} /> : null}
+      {permissionsOf ? <PermissionsDialog target={permissionsOf} onClose={() => setPermissionsOf(null)} /> : null}
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Supprimer l'utilisateur"
+        message={`Supprimer l'utilisateur « ${deleting ? `${deleting.prenom} ${deleting.nom}` : ''} » ?`}
+        busy={remove.isPending}
+        error={deleteError}
+        onConfirm={confirmDelete}
+        onCancel={() => setDeleting(null)}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,2 @@
+// The package ships the French texts without a declaration for this entry.
+declare module 'altcha/i18n/fr-fr';
