@@ -28,6 +28,19 @@ export default defineConfig({
           include: ['web/src/**/*.test.{ts,tsx}'],
         },
       },
+      {
+        extends: true,
+        test: {
+          // Browser journeys: real Chromium against the whole stack (e2e/support/stack.ts).
+          // One file at a time: each starts a full stack and a browser.
+          name: 'e2e',
+          environment: 'node',
+          include: ['e2e/**/*.e2e.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

@@ -4,7 +4,15 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyWebsocket from '@fastify/websocket';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import {
+  createJsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from './app-deps.js';
 import { bearerToken } from './auth/tokens.js';
@@ -14,6 +22,7 @@ import { filesRoute } from './files/files-route.js';
 import { authenticate } from './auth/principal.js';
 import { changePasswordRoute, loginRoute } from './routes/auth/auth-routes.js';
 import { managementRoutes } from './routes/management/index.js';
+import { exportRoutes } from './routes/exports/index.js';
 import { reportRoutes } from './routes/reports/index.js';
 import { statsRoutes } from './routes/stats/index.js';
 import { publicTicketRoutes, ticketRoutes } from './routes/tickets/index.js';
@@ -26,6 +35,9 @@ declare module 'fastify' {
     routeCatalogue: readonly { method: string; url: string }[];
   }
 }
+
+/** Where the OpenAPI document (`/json`, `/yaml`) and its UI are served. */
+export const API_DOCS_PREFIX = '/api/docs';
 
 export interface BuildAppOptions {
   /** A pino logger; tests run silent. */
@@ -44,11 +56,25 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   const routeCatalogue: { method: string; url: string }[] = [];
   app.decorate('routeCatalogue', routeCatalogue);
   app.addHook('onRoute', (route) => {
+    if (route.url.startsWith(API_DOCS_PREFIX)) return; // the API reference itself: public, not a product route
     for (const method of [route.method].flat()) if (method !== 'HEAD') routeCatalogue.push({ method, url: route.url });
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+
+  // API reference (OpenAPI 3, generated from the zod route schemas): registered before
+  // every route so its onRoute hook sees them all. JSON at /api/docs/json, UI at /api/docs.
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Maintenance incendie — API', description: 'Commands and queries of the ticketing product.', version: '1' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: createJsonSchemaTransform({ skipList: ['/ws'] }),
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: API_DOCS_PREFIX });
 
   await app.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
   await app.register(fastifyMultipart, { limits: { fileSize: 8 * 1024 * 1024, files: 1, fields: 40, fieldSize: 64 * 1024 } });
@@ -61,6 +87,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     await filesRoute(open, deps);
     await publicTicketRoutes(open, deps);
     await reportRoutes(open, deps); // authenticates itself: the download link carries ?token=
+    await exportRoutes(open, deps); // same: worker-made CSV exports (docs/exports.md)
   });
 
   // Everything else needs a valid token; checked before the body is even parsed.

@@ -5,3 +5,4 @@ export * from './calendar/index.js';
 export * from './tickets/index.js';
 export * from './management/index.js';
 export * from './reports/index.js';
+export * from './exports/index.js';

@@ -5,3 +5,5 @@ export { createEventStore, type ConfiguredEventStore, type CreateEventStoreOptio
 export * from './postgres/index.js';
 export * from './kurrent/index.js';
 export * from './blobs/blob-store.js';
+export * from './copy/copy-events.js';
+export { storeForUrl } from './copy/store-for-url.js';

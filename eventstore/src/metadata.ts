@@ -17,9 +17,15 @@ export function metadataToStore(event: NewEvent): StoredMetadata {
   };
 }
 
-/** Metadata as read back: what was stored plus the store's own timestamp. */
+/**
+ * Metadata as read back: what was stored plus the store's own timestamp, or the
+ * time the event was first recorded when the copy tool moved it from another
+ * store (`originalRecordedAt`, see `copy/copy-events.ts`).
+ */
 export function metadataFromStore(stored: unknown, recordedAt: Date): EventMetadata {
   const given = stored !== null && typeof stored === 'object' ? (stored as Record<string, unknown>) : {};
+  const original = typeof given.originalRecordedAt === 'string' ? new Date(given.originalRecordedAt) : null;
+  if (original && !Number.isNaN(original.getTime())) recordedAt = original;
   return {
     ...given,
     userId: typeof given.userId === 'string' ? given.userId : null,

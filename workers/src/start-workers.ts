@@ -6,6 +6,9 @@ import type { Env } from '@fsm/contracts';
 import { createBlobStore, type BlobStore, type EventStore } from '@fsm/eventstore';
 import { emailsProcessor } from './email/email-processor.js';
 import { createMailer, type Mailer } from './email/mailer.js';
+import { exportsProcessor } from './exports/export-processor.js';
+import { migrateExportProgress } from './exports/export-progress.js';
+import { exportReactions } from './exports/export-reactions.js';
 import { migrateSentMails } from './email/sent-mails.js';
 import { createQueues } from './queues.js';
 import { reportReactions } from './reactions.js';
@@ -14,7 +17,7 @@ import { reportsProcessor } from './reports/report-processor.js';
 import { createThreadRenderer, type ReportRenderer } from './reports/report-renderer.js';
 
 /** What turns events into jobs: reports (on a close, a re-intervention or a request) and their e-mails. */
-export const reactions: readonly Reaction[] = [...reportReactions];
+export const reactions: readonly Reaction[] = [...reportReactions, ...exportReactions];
 
 export interface RunningWorkers {
   /** Undefined when started with `reactor: false`. */
@@ -45,7 +48,7 @@ export interface StartWorkersOptions {
 }
 
 /**
- * The workers role: one BullMQ worker per queue ('reports', 'emails'), PDF
+ * The workers role: one BullMQ worker per queue ('reports', 'emails', 'exports'), PDF
  * rendering in a worker thread, and the reactor feeding the queues from the
  * log. `close()` lets running jobs finish, then stops everything (SIGTERM).
  */
@@ -57,6 +60,7 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Runnin
   const renderer = options.renderer ?? createThreadRenderer();
   const mailer = options.mailer ?? createMailer({ smtpUrl: env.SMTP_URL, outboxDir: join(env.DATA_DIR, 'outbox'), from: env.MAIL_FROM });
   await migrateSentMails(pool);
+  await migrateExportProgress(pool);
 
   const queues = createQueues(env.REDIS_URL, prefix, options.backoffMs);
   const connection = { url: env.REDIS_URL, maxRetriesPerRequest: null };
@@ -69,6 +73,8 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Runnin
   const workers = [
     new Worker('reports', reportsProcessor({ pool, store, blobs, renderer, clock }), { ...common, concurrency: 2 }),
     new Worker('emails', emailsProcessor({ pool, store, blobs, mailer, clock }), { ...common, concurrency: 4 }),
+    // CSV exports (docs/exports.md): one at a time, they page through the read models.
+    new Worker('exports', exportsProcessor({ pool, store, blobs, clock }), { ...common, concurrency: 1 }),
   ];
   const log = logger.child({ role: 'workers' });
   for (const worker of workers) {

@@ -28,6 +28,7 @@ export * from './metiers/metiers-queries.js';
 export * from './templates/templates-queries.js';
 export * from './reports/reports-queries.js';
 export * from './ticket-sla/ticket-sla-queries.js';
+export * from './exports/export-queries.js';
 
 /**
  * Every read model the product serves. The runner applies them together, in
