@@ -41,7 +41,7 @@ const screens = [
 const viewports = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } };
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: ['--headless', '--lang=fr-FR', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 await mkdir(out, { recursive: true });
 const sessions = new Map();
