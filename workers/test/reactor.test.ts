@@ -92,6 +92,33 @@ describe('reactor', () => {
     await reactor.stop();
   });
 
+  it('runs one reactor at a time; a standby takes over when the active one’s session dies', async () => {
+    const seen: string[] = [];
+    const record = async (jobs: readonly { jobId: string }[]) => {
+      seen.push(...jobs.map((job) => job.jobId));
+    };
+    const first = new Reactor({ pool, store, reactions: [reportOnClose], enqueue: record, name: 'r3', standbyRetryMs: 100 });
+    const second = new Reactor({ pool, store, reactions: [reportOnClose], enqueue: record, name: 'r3', standbyRetryMs: 100 });
+    await first.migrate();
+    await first.start();
+    await second.start();
+    expect([first.isActive, second.isActive]).toEqual([true, false]);
+    await waitFor(async () => first.hasCaughtUp);
+
+    // The active reactor's lock session dies (as when its process is killed).
+    await pool.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()
+         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    );
+    const closedId = randomUUID();
+    await store.appendToStream(`ticket-${randomUUID()}`, [{ id: closedId, type: 'TicketClosed', data: {} }], { expectedRevision: 'no_stream' });
+    await waitFor(async () => seen.includes(`report-${closedId}`));
+    expect(second.isActive || first.isActive).toBe(true);
+    expect(seen.filter((id) => id === `report-${closedId}`)).toHaveLength(1);
+    await first.stop();
+    await second.stop();
+  });
+
   it('refuses job ids containing ":" (BullMQ would misread them)', async () => {
     await expect(queues.enqueue([{ queue: 'reports', name: 'x', jobId: 'a:b', data: {} }])).rejects.toThrow(/contains ':'/);
   });
