@@ -16,6 +16,12 @@ export interface ReadModelHarness {
   settle(position?: string | null): Promise<void>;
   /** Drops the read models and replays the whole log; resolves once caught up. */
   rebuild(): Promise<void>;
+  /**
+   * Delivers every event of the streams again with its original revision,
+   * newest first (so each older event also arrives late), straight to the
+   * projectors in one transaction: revision guards must leave every row as is.
+   */
+  redeliver(streams: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -73,6 +79,23 @@ export async function createReadModelHarness(label: string, projectors: readonly
       await runner.requestRebuild();
       await new Promise((resolve) => setTimeout(resolve, 50));
       await settle();
+    },
+    async redeliver(streams) {
+      const tx = await pool.connect();
+      try {
+        await tx.query('BEGIN');
+        for (const stream of streams) {
+          for (const event of (await store.readStream(stream)).reverse()) {
+            for (const projector of projectors) if (projector.handles.includes(event.type)) await projector.apply(tx, event);
+          }
+        }
+        await tx.query('COMMIT');
+      } catch (error) {
+        await tx.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        tx.release();
+      }
     },
     async close() {
       await runner.stop();
