@@ -1,22 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { launchBrowser, recordConsole, saveArtifacts, signedInContext, skipReason } from './support/browser.js';
 import { pdfText } from './support/pdf-text.js';
+import { drawSignature } from './support/signature.js';
 import { startStack, type Stack } from './support/stack.js';
-
-/** Draws a squiggle across a signature canvas with the mouse. */
-async function drawSignature(page: Page, canvas: Locator): Promise<void> {
-  await canvas.scrollIntoViewIfNeeded();
-  const box = await canvas.boundingBox();
-  if (!box) throw new Error('signature canvas not visible');
-  const y = box.y + box.height / 2;
-  await page.mouse.move(box.x + box.width * 0.15, y);
-  await page.mouse.down();
-  for (let i = 1; i <= 12; i++) {
-    await page.mouse.move(box.x + box.width * (0.15 + i * 0.05), y + (i % 2 === 0 ? -1 : 1) * box.height * 0.25, { steps: 3 });
-  }
-  await page.mouse.up();
-}
 
 // Skipped (with the reason printed by support/browser.ts) when no Chromium binary is installed.
 describe.skipIf(skipReason !== null)('journey 2: a technician closes a ticket', () => {
