@@ -1,46 +1,13 @@
-import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+import type { InputHTMLAttributes } from 'react';
+import { FieldFrame, type FieldFrameProps } from './field-frame';
 
-export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'className'> {
-  label: string;
-  /** Shown under the field, linked with aria-describedby. */
-  hint?: ReactNode;
-  /** Error text for this field; marks it aria-invalid. */
-  error?: string | null;
-  /** Marks the field invalid without a text of its own (the message is elsewhere). */
-  invalid?: boolean;
-}
+export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'className'>, FieldFrameProps {}
 
 /** A labelled input with its hint and error wired for assistive technologies. */
 export function TextField({ label, hint, error, invalid, required, ...input }: TextFieldProps) {
-  const id = useId();
-  const hintId = hint ? `${id}-hint` : undefined;
-  const errorId = error ? `${id}-error` : undefined;
-  const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
   return (
-    <div className="field">
-      {/* The required star is drawn by CSS so it stays out of the label's text;
-          screen readers announce `required` from the input itself. */}
-      <label className={required ? 'field__label field__label--required' : 'field__label'} htmlFor={id}>
-        {label}
-      </label>
-      <input
-        {...input}
-        id={id}
-        className="input"
-        required={required}
-        aria-invalid={error || invalid ? true : undefined}
-        aria-describedby={describedBy}
-      />
-      {hint ? (
-        <div id={hintId} className="field__hint">
-          {hint}
-        </div>
-      ) : null}
-      {error ? (
-        <p id={errorId} className="field__error" role="alert">
-          {error}
-        </p>
-      ) : null}
-    </div>
+    <FieldFrame label={label} hint={hint} error={error} invalid={invalid} required={required}>
+      {(control) => <input {...input} {...control} className="input" />}
+    </FieldFrame>
   );
 }

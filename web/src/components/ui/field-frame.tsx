@@ -1,0 +1,48 @@
+import { useId, type ReactNode } from 'react';
+
+export interface FieldFrameProps {
+  label: string;
+  /** Shown under the field, linked with aria-describedby. */
+  hint?: ReactNode;
+  /** Error text for this field; marks it aria-invalid. */
+  error?: string | null;
+  /** Marks the field invalid without a text of its own (the message is elsewhere). */
+  invalid?: boolean;
+  required?: boolean | undefined;
+}
+
+/** The accessibility wiring a control needs from its frame. */
+export interface FieldControlProps {
+  id: string;
+  required: boolean | undefined;
+  'aria-invalid': true | undefined;
+  'aria-describedby': string | undefined;
+}
+
+/** Label, hint and error around one control, wired for assistive technologies. */
+export function FieldFrame({ label, hint, error, invalid, required, children }: FieldFrameProps & { children: (control: FieldControlProps) => ReactNode }) {
+  const id = useId();
+  const hintId = hint ? `${id}-hint` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
+  const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className="field">
+      {/* The required star is drawn by CSS so it stays out of the label's text;
+          screen readers announce `required` from the control itself. */}
+      <label className={required ? 'field__label field__label--required' : 'field__label'} htmlFor={id}>
+        {label}
+      </label>
+      {children({ id, required, 'aria-invalid': error || invalid ? true : undefined, 'aria-describedby': describedBy })}
+      {hint ? (
+        <div id={hintId} className="field__hint">
+          {hint}
+        </div>
+      ) : null}
+      {error ? (
+        <p id={errorId} className="field__error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
