@@ -70,7 +70,8 @@ describe.skipIf(skipReason !== null)('journey 5: a télésurveillance operator',
       // Still not allowed on the board after creating one.
       await page.goto('/tickets');
       await page.waitForURL('**/telesurv/ticket');
-      expect(await page.getByRole('heading', { name: 'Nouveau ticket (Télésurveillance)' }).isVisible()).toBe(true);
+      // Wait for the form to render after the redirect: isVisible() does not wait.
+      await page.getByRole('heading', { name: 'Nouveau ticket (Télésurveillance)' }).waitFor({ timeout: 10_000 });
     } catch (error) {
       await saveArtifacts('journey-5', [{ page, console: consoleLines }]);
       throw error;
