@@ -36,7 +36,20 @@ const screens = [
   { name: 'metiers', path: '/metiers', as: 'admin_plus@demo.fr' },
   { name: 'stats', path: '/stats', as: 'admin_plus@demo.fr' },
   { name: 'template-builder', path: '/template-builder', as: 'admin_plus@demo.fr' },
+  {
+    name: 'template-preview',
+    path: '/template-builder',
+    as: 'admin_plus@demo.fr',
+    // The real PDF rendered by the workers, in Chromium's PDF viewer.
+    action: async (page) => {
+      await page.getByRole('button', { name: 'Preview A4' }).click();
+      await page.getByTitle('Aperçu A4 du modèle').waitFor({ timeout: 30_000 });
+      await page.waitForTimeout(4000);
+    },
+  },
 ];
+// ONLY=template-preview,stats takes a subset.
+const only = process.env.ONLY?.split(',').filter(Boolean);
 
 const viewports = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } };
 const browser = await chromium.launch({
@@ -54,6 +67,7 @@ async function sessionFor(email) {
 }
 for (const [device, viewport] of Object.entries(viewports)) {
   for (const screen of screens) {
+    if (only && !only.includes(screen.name)) continue;
     const context = await browser.newContext({ viewport, locale: 'fr-FR', timezoneId: 'Europe/Paris', deviceScaleFactor: 1, isMobile: device === 'phone', hasTouch: device === 'phone' });
     if (screen.as) {
       const { token, user } = await sessionFor(screen.as);
@@ -67,6 +81,7 @@ for (const [device, viewport] of Object.entries(viewports)) {
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(`${base}${screen.path}`, { waitUntil: 'networkidle' });
     await page.waitForTimeout(600);
+    if (screen.action) await screen.action(page);
     await page.screenshot({ path: `${out}/${screen.name}-${device}.png`, fullPage: device === 'desktop' });
     console.log(`${screen.name}-${device}${errors.length ? `  errors: ${errors.join(' | ')}` : ''}`);
     await context.close();

@@ -4,6 +4,7 @@ import type { BlobStore, EventStore } from '@fsm/eventstore';
 import type { ProjectionWatcher } from '@fsm/projections';
 import type { TokenService } from './auth/tokens.js';
 import type { LiveHub } from './live/live-hub.js';
+import type { TemplatePreviewer } from './previews/template-previewer.js';
 
 /**
  * Everything the app needs from the outside world. Only `main.ts` (or the
@@ -20,6 +21,8 @@ export interface AppDeps {
   blobs: BlobStore;
   /** True when Redis answers; never throws for "down". */
   redisPing: () => Promise<boolean>;
+  /** The template builder's 'Preview A4', rendered by the workers. */
+  previews: TemplatePreviewer;
   clock: () => Date;
   newId: () => string;
   /** Folder of the built web UI to serve, if any. */

@@ -13,6 +13,7 @@ import { demoSeedSteps } from './seed/demo-steps.js';
 import { migrateAuth } from './auth/credentials.js';
 import { createTokenService } from './auth/tokens.js';
 import { LiveHub, connectLiveHub } from './live/live-hub.js';
+import { createBullPreviewer } from './previews/template-previewer.js';
 import { resolveTokenSecret } from './token-secret.js';
 
 export interface StartApiOptions {
@@ -22,6 +23,8 @@ export interface StartApiOptions {
   logger: Logger;
   redisPing: () => Promise<boolean>;
   webRoot?: string | undefined;
+  /** BullMQ key prefix shared with the workers (default 'fsm'). */
+  queuePrefix?: string;
 }
 
 export interface RunningApi {
@@ -50,6 +53,7 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
     tokens,
     blobs: createBlobStore(join(env.DATA_DIR, 'files')),
     redisPing: options.redisPing,
+    previews: createBullPreviewer({ redisUrl: env.REDIS_URL, prefix: options.queuePrefix ?? 'fsm' }),
     clock: () => new Date(),
     newId: randomUUID,
     webRoot: options.webRoot,
@@ -68,6 +72,7 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
     async close() {
       live.closeAll();
       await app.close();
+      await deps.previews.close();
       await watcher.close();
     },
   };

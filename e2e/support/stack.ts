@@ -159,7 +159,7 @@ export async function startStack(label: string): Promise<Stack> {
   const projections = await startProjections({ pool, store, logger: logger.child({ role: 'projections' }) });
   const workers = await startWorkers({ env, pool, store, logger, queuePrefix });
   const redisProbe = createRedisProbe(env.REDIS_URL);
-  const api = await startApi({ env, pool, store, logger, redisPing: () => redisProbe.ping(), webRoot });
+  const api = await startApi({ env, pool, store, logger, redisPing: () => redisProbe.ping(), webRoot, queuePrefix });
   projections.on('advanced', (advance) => api.watcher.observe(advance));
 
   return {

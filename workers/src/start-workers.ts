@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { Worker } from 'bullmq';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import type { Env } from '@fsm/contracts';
+import { TEMPLATE_PREVIEW_QUEUE, type Env } from '@fsm/contracts';
 import { createBlobStore, type BlobStore, type EventStore } from '@fsm/eventstore';
 import { emailsProcessor } from './email/email-processor.js';
 import { createMailer, type Mailer } from './email/mailer.js';
@@ -15,6 +15,7 @@ import { reportReactions } from './reactions.js';
 import { Reactor, type Reaction } from './reactor.js';
 import { reportsProcessor } from './reports/report-processor.js';
 import { createThreadRenderer, type ReportRenderer } from './reports/report-renderer.js';
+import { previewsProcessor } from './reports/template-preview.js';
 
 /** What turns events into jobs: reports (on a close, a re-intervention or a request) and their e-mails. */
 export const reactions: readonly Reaction[] = [...reportReactions, ...exportReactions];
@@ -48,7 +49,8 @@ export interface StartWorkersOptions {
 }
 
 /**
- * The workers role: one BullMQ worker per queue ('reports', 'emails', 'exports'), PDF
+ * The workers role: one BullMQ worker per queue ('reports', 'emails', 'exports',
+ * 'previews'), PDF
  * rendering in a worker thread, and the reactor feeding the queues from the
  * log. `close()` lets running jobs finish, then stops everything (SIGTERM).
  */
@@ -75,6 +77,8 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Runnin
     new Worker('emails', emailsProcessor({ pool, store, blobs, mailer, clock }), { ...common, concurrency: 4 }),
     // CSV exports (docs/exports.md): one at a time, they page through the read models.
     new Worker('exports', exportsProcessor({ pool, store, blobs, clock }), { ...common, concurrency: 1 }),
+    // The template builder's 'Preview A4': the API waits for the PDF (same renderer thread as reports).
+    new Worker(TEMPLATE_PREVIEW_QUEUE, previewsProcessor({ renderer }), { ...common, concurrency: 1 }),
   ];
   const log = logger.child({ role: 'workers' });
   for (const worker of workers) {

@@ -18,6 +18,7 @@ import { createStaffUser, createTelesurvAccount } from '../commands/user-command
 import { agenceDecider } from '../domain/agence/index.js';
 import { userDecider } from '../domain/user/index.js';
 import { LiveHub, connectLiveHub } from '../live/live-hub.js';
+import { createBullPreviewer } from '../previews/template-previewer.js';
 
 export const TEST_PASSWORD = 'Test-2026!';
 
@@ -36,6 +37,8 @@ export interface ApiHarness {
   pool: pg.Pool;
   store: EventStore;
   db: TestDatabase;
+  /** BullMQ prefix of this file's template previews: workers started with it answer them. */
+  queuePrefix: string;
   /** Moves the clock the app sees. */
   setNow(date: Date): void;
   system: Actor;
@@ -69,6 +72,7 @@ export async function createApiHarness(label: string): Promise<ApiHarness> {
   const env = parseEnv({ DATABASE_URL: db.url, DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'silent', NODE_ENV: 'test' });
   const live = new LiveHub((a, b) => store.comparePositions(a, b));
   connectLiveHub(watcher, live);
+  const queuePrefix = `api${randomUUID().slice(0, 8)}`;
   const deps: AppDeps = {
     env,
     pool,
@@ -78,6 +82,7 @@ export async function createApiHarness(label: string): Promise<ApiHarness> {
     tokens: createTokenService({ secret: 'test-secret-that-is-long-enough-0123456789', ttlHours: 1, now: () => now ?? new Date() }),
     blobs: createBlobStore(join(dataDir, 'files')),
     redisPing: async () => true,
+    previews: createBullPreviewer({ redisUrl: env.REDIS_URL, prefix: queuePrefix, timeoutMs: 10_000 }),
     clock: () => now ?? new Date(),
     newId: randomUUID,
   };
@@ -91,6 +96,7 @@ export async function createApiHarness(label: string): Promise<ApiHarness> {
     pool,
     store,
     db,
+    queuePrefix,
     system,
     setNow(date) {
       now = date;
@@ -149,6 +155,7 @@ export async function createApiHarness(label: string): Promise<ApiHarness> {
     },
     async close() {
       await app.close();
+      await deps.previews.close();
       await watcher.close();
       await runner.stop();
       await store.close();

@@ -1,2 +1,3 @@
 export * from './report-events.js';
 export * from './report-requests.js';
+export * from './template-preview.js';

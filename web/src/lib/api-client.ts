@@ -61,6 +61,8 @@ export interface RequestOptions {
    * a message on 403 (agency saves, management §6 and §8).
    */
   forbiddenIsError?: boolean;
+  /** Resolve with the raw Response when it is OK (binary answers: PDFs), instead of its parsed body. */
+  raw?: boolean;
 }
 
 function withQuery(path: string, query: RequestOptions['query']): string {
@@ -103,7 +105,7 @@ function serverErrorText(body: unknown): string | undefined {
  * expected type; validate with the contracts' zod schema where the shape matters.
  */
 export async function apiRequest<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = 'GET', json, formData, query, signal, auth = true, forbiddenIsError = false } = options;
+  const { method = 'GET', json, formData, query, signal, auth = true, forbiddenIsError = false, raw = false } = options;
   const token = auth ? getToken() : null;
 
   const headers = new Headers({ Accept: 'application/json' });
@@ -126,6 +128,7 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
     throw new NetworkError(error);
   }
 
+  if (response.ok && raw) return response as T;
   const parsed = await readBody(response);
   if (response.ok) return parsed as T;
 

@@ -195,7 +195,7 @@ export async function loadReport(deps: LoadReportDeps, target: ReportJobTarget):
   let unknownVariables: string[] = [];
   if (template) {
     unknownVariables = unknownTemplateVariables(template.content_html);
-    templateHtml = fillReportTemplate(template.content_html, templateValues(opened, visit.report, facts));
+    templateHtml = fillReportTemplate(template.content_html, templateValues(facts, visit.report.technicien.id));
   }
   return {
     input: { facts, templateHtml },
@@ -206,30 +206,35 @@ export async function loadReport(deps: LoadReportDeps, target: ReportJobTarget):
   };
 }
 
-/** The catalogue's variables (management §3) for one visit. */
-export function templateValues(opened: TicketOpenedData, visit: TicketVisitReport, facts: ReportFacts): Record<string, string | null> {
+/**
+ * The catalogue's variables (management §3) for one visit, all taken from the
+ * report's facts, so a real report and the builder's preview (sample facts)
+ * fill a template the same way.
+ */
+export function templateValues(facts: ReportFacts, technicienId: string): Record<string, string | null> {
+  const { ticket, visit } = facts;
   return {
-    'ticket.num_chrono': opened.numChrono,
-    'ticket.id_technicien': visit.technicien.id,
-    'ticket.nom': opened.requester.nom,
-    'ticket.prenom': opened.requester.prenom,
-    'ticket.probleme': opened.probleme,
+    'ticket.num_chrono': ticket.numChrono,
+    'ticket.id_technicien': technicienId,
+    'ticket.nom': ticket.requester.nom,
+    'ticket.prenom': ticket.requester.prenom,
+    'ticket.probleme': ticket.probleme,
     'ticket.photo': facts.photo ? REPORT_IMAGE_KEYS.photo : null,
-    'ticket.created_at': facts.ticket.createdAtLabel,
-    'ticket.arrive_at': facts.visit.arriveAtLabel,
+    'ticket.created_at': ticket.createdAtLabel,
+    'ticket.arrive_at': visit.arriveAtLabel,
     'ticket.temps_trajet': visit.tempsTrajet,
     'ticket.etat_arrivee': visit.etatArrivee,
     'ticket.etat_depart': visit.etatDepart,
-    'ticket.clos_at': facts.visit.closedAtLabel,
-    'ticket.email': opened.requester.email,
-    'ticket.telephone': opened.requester.telephone,
-    'ticket.constat_tech': visit.constatTech,
-    'ticket.remarque_tech': visit.remarqueTech,
+    'ticket.clos_at': visit.closedAtLabel,
+    'ticket.email': ticket.requester.email,
+    'ticket.telephone': ticket.requester.telephone,
+    'ticket.constat_tech': visit.constat,
+    'ticket.remarque_tech': visit.remarque,
     'technicien.nom': visit.technicien.nom,
     'technicien.prenom': visit.technicien.prenom,
-    'demandeur.nom': opened.requester.nom,
-    'demandeur.prenom': opened.requester.prenom,
-    'demandeur.email': opened.requester.email,
+    'demandeur.nom': ticket.requester.nom,
+    'demandeur.prenom': ticket.requester.prenom,
+    'demandeur.email': ticket.requester.email,
     'client.nom': facts.client.nom,
     'client.adresse': facts.client.adresse,
     'client.ville': facts.client.ville,

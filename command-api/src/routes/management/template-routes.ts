@@ -11,6 +11,7 @@ import {
   managementResultResponseSchema,
   parseManagementBody,
   templateBodySchema,
+  templatePreviewBodySchema,
   templateSchema,
   templatesResponseSchema,
 } from '@fsm/contracts';
@@ -19,6 +20,7 @@ import type { AppDeps } from '../../app-deps.js';
 import { ACCESS_DENIED, principalOf, type Principal } from '../../auth/principal.js';
 import { commandContext } from '../../commands/command-context.js';
 import { createTemplate, deleteTemplate, sanitizedTemplateFields, updateTemplate } from '../../commands/management/template-commands.js';
+import { sanitizeTemplateHtml } from '../../commands/management/template-sanitizer.js';
 import { actorOf } from '../actor.js';
 
 /*
@@ -64,6 +66,22 @@ export async function templateRoutes(secured: FastifyInstance, deps: AppDeps): P
       return { id, ...parseManagementBody(templateBodySchema, sanitizedTemplateFields(request.body, deps.env.PUBLIC_URL)) };
     },
   );
+
+  /*
+   * 'Preview A4' (docs/api-additions.md): the editor's current content, saved
+   * or not, sanitised as a save would, rendered by the workers with a sample
+   * closed ticket. Answers the PDF; nothing is stored, no event is written.
+   */
+  app.post('/api/templates/preview', { preValidation: readGuard, schema: { body: templatePreviewBodySchema } }, async (request, reply) => {
+    const contentHtml = sanitizeTemplateHtml(request.body.content_html, deps.env.PUBLIC_URL);
+    const { pdf, templateFallback } = await deps.previews.render({ contentHtml });
+    if (templateFallback) reply.header('x-template-fallback', encodeURIComponent(templateFallback));
+    return reply
+      .type('application/pdf')
+      .header('content-disposition', 'inline; filename="apercu-modele.pdf"')
+      .header('cache-control', 'no-store')
+      .send(pdf);
+  });
 
   app.delete(
     '/api/templates/:id',

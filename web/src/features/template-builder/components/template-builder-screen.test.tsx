@@ -160,18 +160,43 @@ describe('Template builder', () => {
     expect((await within(screen.getByRole('dialog')).findByRole('alert')).textContent).toBe('Erreur lors du chargement des agences');
   });
 
-  it('previews the template on an A4 page of 1200 × 1123 with sample values', async () => {
+  it('previews the unsaved content as the PDF the server renders, on an A4 page of 1200 × 1123', async () => {
     manager();
-    api();
+    const pdf = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x2d]);
+    const mock = api({ 'POST /api/templates/preview': () => new Response(pdf, { status: 200, headers: { 'Content-Type': 'application/pdf' } }) });
+    const app = await open();
+    await waitFor(() => expect((screen.getByLabelText('Nom du modèle') as HTMLInputElement).value).toBe('Rapport standard'));
+    await app.user.type(editorArea(), ' modifié');
+    await app.user.click(screen.getByRole('button', { name: 'Preview A4' }));
+    const dialog = screen.getByRole('dialog');
+    const frame = (await within(dialog).findByTitle('Aperçu A4 du modèle')) as HTMLIFrameElement;
+    expect(frame.getAttribute('width')).toBe('1200');
+    expect(frame.getAttribute('height')).toBe('1123');
+    expect(frame.getAttribute('src')).toMatch(/^blob:/);
+    expect(within(dialog).getByRole('link', { name: 'Télécharger le PDF' }).getAttribute('download')).toBe('apercu-Rapport-standard.pdf');
+    const sent = sentBody(mock.calls('POST /api/templates/preview')[0]) as { content_html: string };
+    expect(sent.content_html).toContain('modifié');
+  });
+
+  it("says why there is no preview when the report service does not answer, and retries", async () => {
+    manager();
+    let calls = 0;
+    api({
+      'POST /api/templates/preview': () => {
+        calls++;
+        return calls === 1
+          ? jsonResponse(503, { error: 'L’aperçu n’a pas pu être produit : le service de rendu des rapports ne répond pas. Réessayez dans quelques instants.' })
+          : new Response(new Uint8Array([0x25, 0x50, 0x44, 0x46]), { status: 200, headers: { 'Content-Type': 'application/pdf' } });
+      },
+    });
     const app = await open();
     await waitFor(() => expect((screen.getByLabelText('Nom du modèle') as HTMLInputElement).value).toBe('Rapport standard'));
     await app.user.click(screen.getByRole('button', { name: 'Preview A4' }));
-    const frame = within(screen.getByRole('dialog')).getByTitle('Aperçu A4 du modèle') as HTMLIFrameElement;
-    expect(frame.getAttribute('width')).toBe('1200');
-    expect(frame.getAttribute('height')).toBe('1123');
-    expect(frame.getAttribute('sandbox')).toBe('');
-    expect(frame.getAttribute('srcdoc')).toContain('Rapport LYO-2026-0042');
-    expect(frame.getAttribute('srcdoc')).toContain('Client : Hôpital Nord');
+    const dialog = screen.getByRole('dialog');
+    expect((await within(dialog).findByRole('alert')).textContent).toContain('le service de rendu des rapports ne répond pas');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Réessayer' }));
+    expect(await within(dialog).findByTitle('Aperçu A4 du modèle')).toBeTruthy();
+    expect(within(dialog).queryByRole('alert')).toBeNull();
   });
 
   it('folds both side panels', async () => {

@@ -184,7 +184,7 @@ export function TemplateBuilderScreen() {
           ) : null}
           <details className="builder__css">
             <summary>Styles CSS du modèle</summary>
-            <TextareaField label="CSS" value={draft.css} readOnly={!canManage} rows={5} onChange={(e) => setDraft((d) => ({ ...d, css: e.target.value }))} />
+            <TextareaField label="CSS" hint="Conservé avec le modèle ; le rapport PDF n'applique pas ces styles." value={draft.css} readOnly={!canManage} rows={5} onChange={(e) => setDraft((d) => ({ ...d, css: e.target.value }))} />
           </details>
           {alert ? <Banner tone="error">{alert}</Banner> : null}
           <div className="cluster builder__actions">
@@ -229,7 +229,7 @@ export function TemplateBuilderScreen() {
       {dialog === 'agence' && draft.id ? (
         <TemplateAgenceDialog templateId={draft.id} templateName={draft.name} templateNames={templateNames} onClose={() => setDialog(null)} />
       ) : null}
-      {dialog === 'preview' ? <TemplatePreviewDialog name={draft.name} contentHtml={draft.content_html} css={draft.css} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'preview' ? <TemplatePreviewDialog name={draft.name} contentHtml={draft.content_html} onClose={() => setDialog(null)} /> : null}
       <ConfirmDialog
         open={dialog === 'delete'}
         title="Supprimer le modèle"
