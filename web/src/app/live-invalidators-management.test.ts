@@ -4,6 +4,7 @@ import { agenceKeys } from '../features/agences/api/agence-keys';
 import { clientKeys } from '../features/clients/api/client-keys';
 import { metierKeys } from '../features/metiers/api/metier-keys';
 import { qrCodeKeys } from '../features/qrcodes/api/qrcode-keys';
+import { statsKeys } from '../features/stats/api/stats-keys';
 import { telesurvKeys } from '../features/telesurv-accounts/api/telesurv-keys';
 import { templateKeys } from '../features/template-builder/api/template-keys';
 import { userKeys } from '../features/users/api/user-keys';
@@ -37,6 +38,11 @@ describe('live updates of the management screens', () => {
     ['user-x', telesurvKeys.list()],
     ['user-x', telesurvKeys.agences('t')],
     ['metiers-catalogue', metierKeys.list()],
+    ['metier-x', clientKeys.sites('c')],
+    ['metiers-catalogue', clientKeys.sites('c')],
+    ['metier-x', statsKeys.ticketsFor({ from: '2026-01-01', to: '2026-01-31', metier_id: '', agence_id: '' })],
+    ['agence-x', statsKeys.ticketsFor({ from: '2026-01-01', to: '2026-01-31', metier_id: '', agence_id: '' })],
+    ['ticket-x', statsKeys.ticketsFor({ from: '2026-01-01', to: '2026-01-31', metier_id: '', agence_id: '' })],
     ['template-x', templateKeys.list()],
   ])('%s refreshes %j', (stream, target) => {
     expect(refreshed([stream], target)).toBe(true);

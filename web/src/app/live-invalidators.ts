@@ -3,6 +3,7 @@ import { lookupKeys } from '../features/lookups/api/lookup-keys';
 import { ticketKeys } from '../features/tickets/api/ticket-keys';
 import { clientKeys } from '../features/clients/api/client-keys';
 import { qrCodeKeys } from '../features/qrcodes/api/qrcode-keys';
+import { statsKeys } from '../features/stats/api/stats-keys';
 import { telesurvKeys } from '../features/telesurv-accounts/api/telesurv-keys';
 import { templateKeys } from '../features/template-builder/api/template-keys';
 import { userKeys } from '../features/users/api/user-keys';
@@ -18,19 +19,21 @@ import { userKeys } from '../features/users/api/user-keys';
  * `['interlocuteurs', …]`, `['agences', …]`, `['utilisateurs', …]`,
  * `['metiers', …]`), so these entries refresh them too; the extra keys below
  * are lists that show another category's names (an agency's name on clients
- * and users).
+ * and users, a métier's on installations) or figures it changes (statistics).
  */
 export const liveInvalidators: StreamInvalidators = {
-  ticket: (ids) => [ticketKeys.lists(), ticketKeys.summary(), ...ids.map(ticketKeys.detail)],
+  ticket: (ids) => [ticketKeys.lists(), ticketKeys.summary(), statsKeys.all, ...ids.map(ticketKeys.detail)],
   client: () => [lookupKeys.clients.all],
   site: () => [lookupKeys.sites.all, lookupKeys.clients.all],
   installation: () => [lookupKeys.sites.all, lookupKeys.clients.all],
   interlocuteur: () => [lookupKeys.interlocuteurs.all],
-  agence: () => [lookupKeys.agences.all, clientKeys.lists(), userKeys.lists(), telesurvKeys.lists()],
+  // An agency's hours change SLA deadlines, hence the statistics.
+  agence: () => [lookupKeys.agences.all, clientKeys.lists(), userKeys.lists(), telesurvKeys.lists(), statsKeys.all],
   user: () => [lookupKeys.utilisateurs.all],
   utilisateur: () => [lookupKeys.utilisateurs.all],
-  metiers: () => [lookupKeys.metiers.all],
-  metier: () => [lookupKeys.metiers.all],
+  // A métier's name shows on installations; its delay and HO_stats change the statistics.
+  metiers: () => [lookupKeys.metiers.all, lookupKeys.clients.all, lookupKeys.sites.all, statsKeys.all],
+  metier: () => [lookupKeys.metiers.all, lookupKeys.clients.all, lookupKeys.sites.all, statsKeys.all],
   qrcode: () => [qrCodeKeys.lists(), qrCodeKeys.unusedCount()],
   template: () => [templateKeys.all],
 };
