@@ -41,6 +41,19 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        extends: true,
+        test: {
+          // Fault injection (issue 12, items 1–5; docs/reliability.md): real processes
+          // killed, private Redis and Postgres servers stopped. One file at a time.
+          name: 'faults',
+          environment: 'node',
+          include: ['faults/**/*.faults.test.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

@@ -22,6 +22,9 @@ async function main(): Promise<void> {
   const env = { ...parsed, DATABASE_URL: postgres.url, REDIS_URL: redis.url };
 
   const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: 20 });
+  // An idle connection cut by Postgres (restart, failover) is an 'error' event on the pool:
+  // without a listener Node kills the process. The pool reconnects on the next query.
+  pool.on('error', (error) => logger.warn({ err: error }, 'Postgres : connexion inactive perdue'));
   const store = createEventStore({ EVENTSTORE_URL: env.EVENTSTORE_URL, DATABASE_URL: env.DATABASE_URL }, { pool });
   await store.migrate();
   const projections = await startProjections({ pool, store, logger: logger.child({ role: 'projections' }) });

@@ -1,0 +1,212 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import {
+  METIERS_STREAM_ID,
+  agenceEventSchema,
+  agenceStreamId,
+  clientEventSchema,
+  clientStreamId,
+  installationEventSchema,
+  installationStreamId,
+  metierEventSchema,
+  siteEventSchema,
+  siteStreamId,
+  type Role,
+  type StaffRole,
+} from '@fsm/contracts';
+import type { EventStore } from '@fsm/eventstore';
+import { ProjectionRunner, readModelProjectors } from '@fsm/projections';
+import { migrateAuth } from '../../command-api/src/auth/credentials.js';
+import { createTokenService } from '../../command-api/src/auth/tokens.js';
+import { execute, type Actor, type CommandContext } from '../../command-api/src/commands/execute.js';
+import { createStaffUser } from '../../command-api/src/commands/user-commands.js';
+import { agenceDecider } from '../../command-api/src/domain/agence/index.js';
+import { clientDecider } from '../../command-api/src/domain/client/index.js';
+import { installationDecider } from '../../command-api/src/domain/installation/index.js';
+import { metiersDecider } from '../../command-api/src/domain/metier/index.js';
+import { siteDecider } from '../../command-api/src/domain/site/index.js';
+import { DEMO_SIGNATURE_DATA_URL } from '../../command-api/src/seed/ticket-demo-step.js';
+import { until } from './wait.js';
+
+/*
+ * The set-up a fault test needs before its users start working: an agency,
+ * staff users with tokens, and a client → site → installation to open tickets
+ * on. Written through the real deciders straight to the log (the management
+ * routes are not the subject here); a projections process must be running to
+ * make them visible to the API.
+ */
+
+export const FAULTS_TOKEN_SECRET = 'faults-token-secret-that-is-long-enough-0123456789';
+
+export interface WorldUser {
+  id: string;
+  token: string;
+  role: Role;
+  prenom: string;
+}
+
+export interface World {
+  agenceId: string;
+  installationId: string;
+  admin: WorldUser;
+  technicians: WorldUser[];
+}
+
+export async function createWorld(pool: pg.Pool, store: EventStore, options: { technicians?: number; agenceNom?: string } = {}): Promise<World> {
+  await migrateAuth(pool);
+  // The read-model tables (the user commands look up e-mails there); the projections process fills them.
+  await new ProjectionRunner({ pool, store, projectors: readModelProjectors }).migrate();
+  const context: CommandContext = { store, newId: randomUUID, waitForProjection: async () => true };
+  const system: Actor = { userId: null, userName: 'système', correlationId: randomUUID() };
+  const at = new Date().toISOString();
+  const tokens = createTokenService({ secret: FAULTS_TOKEN_SECRET, ttlHours: 2 });
+
+  const agenceId = randomUUID();
+  await execute(
+    context,
+    agenceDecider,
+    agenceStreamId(agenceId),
+    { type: 'CreateAgence', data: { agenceId, fields: { nom: options.agenceNom ?? 'Agence Lyon Sécurité Incendie', adresse: '12 rue des Pompiers', cp_postal: '69003', ville: 'Lyon', telephone: '04 78 00 00 00' }, createdAt: at } },
+    system,
+    (r) => agenceEventSchema.parse({ type: r.type, data: r.data }),
+  );
+  const metierId = randomUUID();
+  await execute(
+    context,
+    metiersDecider,
+    METIERS_STREAM_ID,
+    { type: 'CreateMetier', data: { metierId, fields: { nom: `Désenfumage ${metierId.slice(0, 6)}`, ordre: null, delai_inter: 8, HO_stats: 0 }, createdAt: at } },
+    system,
+    (r) => metierEventSchema.parse({ type: r.type, data: r.data }),
+  );
+  const clientId = randomUUID();
+  await execute(
+    context,
+    clientDecider,
+    clientStreamId(clientId),
+    { type: 'CreateClient', data: { clientId, fields: { nom: 'Clinique du Parc', adresse: '8 avenue Jean Jaurès', ville: 'Lyon', code_postal: '69007', agence_id: agenceId }, createdAt: at } },
+    system,
+    (r) => clientEventSchema.parse({ type: r.type, data: r.data }),
+  );
+  const siteId = randomUUID();
+  await execute(
+    context,
+    siteDecider,
+    siteStreamId(siteId),
+    { type: 'CreateSite', data: { siteId, fields: { nom: 'Bâtiment A', adresse: '1 rue des Lilas', ville: 'Lyon', code_postal: '69003', client_id: clientId }, createdAt: at } },
+    system,
+    (r) => siteEventSchema.parse({ type: r.type, data: r.data }),
+  );
+  const installationId = randomUUID();
+  await execute(
+    context,
+    installationDecider,
+    installationStreamId(installationId),
+    {
+      type: 'CreateInstallation',
+      data: { installationId, fields: { nom: 'SSI catégorie A', id_metier: metierId, description: 'Centrale incendie 8 zones', delai: 4, astreinte: 0, site_id: siteId }, createdAt: at },
+    },
+    system,
+    (r) => installationEventSchema.parse({ type: r.type, data: r.data }),
+  );
+
+  const user = async (role: StaffRole, prenom: string): Promise<WorldUser> => {
+    const userId = randomUUID();
+    await createStaffUser(context, pool, system, {
+      userId,
+      fields: { nom: 'Durand', prenom, email: `${prenom.toLowerCase()}.${userId.slice(0, 8)}@faults.test`, telephone: '0600000000', role, agence_id: agenceId },
+      password: 'Faults-2026!',
+      at: new Date(),
+    });
+    return { id: userId, token: await tokens.sign({ sub: userId }), role, prenom };
+  };
+  const admin = await user('admin', 'Admin');
+  const technicians: WorldUser[] = [];
+  for (let index = 0; index < (options.technicians ?? 3); index++) technicians.push(await user('technicien', `Tech${index + 1}`));
+  return { agenceId, installationId, admin, technicians };
+}
+
+/** Waits until the read models show the world (a projections process must run). */
+export async function worldProjected(pool: pg.Pool, world: World, timeoutMs = 60_000): Promise<void> {
+  const ids = [world.admin.id, ...world.technicians.map((t) => t.id)];
+  await until(
+    async () => {
+      const users = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM rm.users WHERE id = ANY($1)', [ids]).catch(() => null);
+      const installation = await pool.query('SELECT 1 FROM rm.installations WHERE id = $1', [world.installationId]).catch(() => null);
+      return users?.rows[0]?.n === ids.length && (installation?.rowCount ?? 0) > 0;
+    },
+    'the projections process to show the set-up',
+    timeoutMs,
+    100,
+  );
+}
+
+// ---------------------------------------------------------------------------
+// HTTP as the browser sends it
+// ---------------------------------------------------------------------------
+
+/** A real signature PNG as a data URL: what the signature pad sends. */
+export const SIGNATURE_DATA_URL = DEMO_SIGNATURE_DATA_URL;
+
+export async function api(base: string, token: string | null, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // not JSON: kept as text
+  }
+  return { status: res.status, body: parsed };
+}
+
+/** Opens a ticket through POST /api/tickets/manual/ticket-create (JSON, no photo). */
+export async function openTicket(base: string, user: WorldUser, installationId: string, extra: Record<string, string> = {}): Promise<string> {
+  const res = await api(base, user.token, 'POST', '/api/tickets/manual/ticket-create', {
+    installation_id: installationId,
+    nom: 'Martin',
+    prenom: 'Claire',
+    email: 'claire.martin@example.fr',
+    telephone: '06 12 34 56 78',
+    probleme: 'Alarme feu sans cause apparente',
+    ...extra,
+  });
+  if (res.status !== 201) throw new Error(`ticket-create → ${res.status} ${JSON.stringify(res.body)}`);
+  return (res.body as { ticket_id: string }).ticket_id;
+}
+
+/**
+ * Opens a ticket and waits until the API shows it, as a user sees it in the list
+ * before acting on it. The creation's answer waits for the read models, but only
+ * for READ_YOUR_WRITES_TIMEOUT_MS (5 s): on a loaded shared server (the snapshot
+ * horizon is cluster-wide, see docs/event-store.md) it can come first.
+ * `visibleAtOnce` says whether it did not.
+ */
+export async function openVisibleTicket(base: string, user: WorldUser, installationId: string): Promise<{ ticketId: string; visibleAtOnce: boolean }> {
+  const ticketId = await openTicket(base, user, installationId);
+  let visibleAtOnce = true;
+  for (;;) {
+    const res = await api(base, user.token, 'GET', `/api/tickets/${ticketId}`);
+    if (res.status === 200) return { ticketId, visibleAtOnce };
+    if (res.status !== 404) throw new Error(`GET ticket → ${res.status} ${JSON.stringify(res.body)}`);
+    visibleAtOnce = false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export function visitBody(constat: string, devis: 0 | 1 = 0): Record<string, unknown> {
+  return {
+    constat_tech: constat,
+    remarque_tech: 'RAS',
+    devis,
+    etat_arrivee: 'En dérangement',
+    etat_depart: 'Fonctionnel',
+    temps_trajet: '00:30',
+    signature_client: SIGNATURE_DATA_URL,
+    signature_technicien: SIGNATURE_DATA_URL,
+  };
+}
