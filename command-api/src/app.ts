@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifySchema } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyWebsocket from '@fastify/websocket';
@@ -18,6 +18,8 @@ import type { AppDeps } from './app-deps.js';
 import { bearerToken } from './auth/tokens.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { healthRoute } from './http/health-route.js';
+import { registerRouteAccess } from './http/route-access-hook.js';
+import { registerNulGuard } from './http/nul-guard.js';
 import { filesRoute } from './files/files-route.js';
 import { authenticate } from './auth/principal.js';
 import { changePasswordRoute, loginRoute } from './routes/auth/auth-routes.js';
@@ -32,8 +34,15 @@ z.config(z.locales.fr());
 
 declare module 'fastify' {
   interface FastifyInstance {
-    routeCatalogue: readonly { method: string; url: string }[];
+    routeCatalogue: readonly RouteCatalogueEntry[];
   }
+}
+
+/** A registered route and its schemas (zod, from contracts): the access tests and the hostile-input test walk these. */
+export interface RouteCatalogueEntry {
+  method: string;
+  url: string;
+  schema?: FastifySchema | undefined;
 }
 
 /** Where the OpenAPI document (`/json`, `/yaml`) and its UI are served. */
@@ -51,17 +60,26 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     trustProxy: true,
     bodyLimit: 12 * 1024 * 1024,
     genReqId: () => deps.newId(),
+    // The router's own refusals (a malformed %-escape, a path parameter over maxParamLength)
+    // never reach setErrorHandler: answer them in French like every other refusal.
+    frameworkErrors: (error, _request, reply: FastifyReply) => {
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      void reply.code(tooLong ? 414 : 400).send({ error: tooLong ? 'Adresse trop longue.' : 'Adresse invalide.', code: 'BAD_URL' });
+    },
   });
   // Every route as registered, for the permission-matrix test and the API reference.
-  const routeCatalogue: { method: string; url: string }[] = [];
+  const routeCatalogue: RouteCatalogueEntry[] = [];
   app.decorate('routeCatalogue', routeCatalogue);
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith(API_DOCS_PREFIX)) return; // the API reference itself: public, not a product route
-    for (const method of [route.method].flat()) if (method !== 'HEAD') routeCatalogue.push({ method, url: route.url });
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routeCatalogue.push({ method, url: route.url, schema: route.schema });
   });
+  // Who may call each route: the table in contracts, enforced here for every route registered below.
+  registerRouteAccess(app, deps, { skipPrefixes: [API_DOCS_PREFIX] });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerNulGuard(app);
 
   // API reference (OpenAPI 3, generated from the zod route schemas): registered before
   // every route so its onRoute hook sees them all. JSON at /api/docs/json, UI at /api/docs.
@@ -90,7 +108,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     await exportRoutes(open, deps); // same: worker-made CSV exports (docs/exports.md)
   });
 
-  // Everything else needs a valid token; checked before the body is even parsed.
+  // Everything else needs a valid token; checked before the body is even parsed
+  // (the access hook authenticates too; this keeps the scope explicit).
   await app.register(async (secured) => {
     secured.addHook('onRequest', async (request) => {
       request.principal = await authenticate(request, deps);

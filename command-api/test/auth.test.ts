@@ -106,7 +106,8 @@ describe('POST /api/utilisateurs/change-password', () => {
     const user = await h.createUser({ role: 'technicien_plus' });
     const res = await h.request(user, { method: 'POST', url, payload: { oldPassword: TEST_PASSWORD, newPassword: 'Nouveau-2026' } });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ success: true, message: 'Mot de passe modifié avec succès.' });
+    // The change revokes older tokens, this session's too: the answer carries its replacement.
+    expect(res.json()).toEqual({ success: true, message: 'Mot de passe modifié avec succès.', token: expect.any(String) });
     const old = await h.request(null, { method: 'POST', url: '/api/login', payload: { email: user.email, motdepasse: TEST_PASSWORD } });
     expect(old.statusCode).toBe(401);
     const fresh = await h.request(null, { method: 'POST', url: '/api/login', payload: { email: user.email, motdepasse: 'Nouveau-2026' } });

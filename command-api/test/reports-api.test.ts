@@ -137,10 +137,12 @@ describe('POST /api/reports/{ticketId}.pdf', () => {
     const first = await h.request(tech, { method: 'POST', url: `/api/reports/${ticketId}.pdf?isReintervention=false`, payload: reportBody });
     expect(first.statusCode).toBe(200);
     const body = first.json();
-    expect(body).toEqual({ success: true, downloadUrl: `/api/reports/download/${body.filename}`, filename: expect.stringMatching(/^rapport-LYO-2026-00101-[0-9a-f]{8}\.pdf$/) });
+    // The link carries a short-lived token bound to this file (test/security/tokens.test.ts).
+    expect(body).toEqual({ success: true, downloadUrl: expect.stringMatching(/^\/api\/reports\/download\/[^?]+\?token=[\w.-]+$/), filename: expect.stringMatching(/^rapport-LYO-2026-00101-[0-9a-f]{8}\.pdf$/) });
+    expect(body.downloadUrl.startsWith(`/api/reports/download/${body.filename}?token=`)).toBe(true);
     filename = body.filename;
     const again = await h.request(tech, { method: 'POST', url: `/api/reports/${ticketId}.pdf`, payload: reportBody });
-    expect(again.json()).toEqual(body);
+    expect(again.json()).toMatchObject({ success: true, filename: body.filename });
 
     const closed = (await h.store.readStream(ticketStreamId(ticketId))).find((event) => event.type === 'TicketClosed')!;
     const events = await streamEvents(reportStreamId(closed.id));

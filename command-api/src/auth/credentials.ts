@@ -48,6 +48,9 @@ export const AUTH_SCHEMA_SQL = `
   -- it lags behind the log).
   ALTER TABLE auth.credentials ADD COLUMN IF NOT EXISTS email text;
   CREATE UNIQUE INDEX IF NOT EXISTS credentials_email ON auth.credentials (lower(email));
+  -- Bumped by every password change: tokens carry the version they were issued
+  -- under, so a change revokes every older token (stolen or left on a shared PC).
+  ALTER TABLE auth.credentials ADD COLUMN IF NOT EXISTS token_version int NOT NULL DEFAULT 0;
   CREATE TABLE IF NOT EXISTS auth.login_failures (
     email text PRIMARY KEY,
     failures int NOT NULL,
@@ -64,13 +67,22 @@ export async function migrateAuth(db: Queryable): Promise<void> {
   }
 }
 
-export async function setPassword(db: Queryable, userId: string, password: string): Promise<void> {
+/** Sets the password; a change (not the first one) revokes every token issued before. Returns the new token version. */
+export async function setPassword(db: Queryable, userId: string, password: string): Promise<number> {
   const hash = await hashPassword(password);
-  await db.query(
+  const { rows } = await db.query<{ token_version: number }>(
     `INSERT INTO auth.credentials (user_id, password_hash) VALUES ($1, $2)
-     ON CONFLICT (user_id) DO UPDATE SET password_hash = $2, updated_at = now()`,
+     ON CONFLICT (user_id) DO UPDATE SET password_hash = $2, updated_at = now(), token_version = auth.credentials.token_version + 1
+     RETURNING token_version`,
     [userId, hash],
   );
+  return rows[0]?.token_version ?? 0;
+}
+
+/** The version a token must carry to be valid; null when the account has no credentials (deleted). */
+export async function tokenVersionOf(db: Queryable, userId: string): Promise<number | null> {
+  const { rows } = await db.query<{ token_version: number }>('SELECT token_version FROM auth.credentials WHERE user_id = $1', [userId]);
+  return rows[0]?.token_version ?? null;
 }
 
 export async function passwordHashOf(db: Queryable, userId: string): Promise<string | null> {

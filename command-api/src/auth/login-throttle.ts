@@ -29,6 +29,12 @@ export async function lockedFor(db: Queryable, email: string, now: Date): Promis
 }
 
 export async function recordFailure(db: Queryable, email: string, now: Date): Promise<void> {
+  // Forgotten failures go, so guessing with ever new e-mails cannot grow the table for ever.
+  await db.query(
+    `DELETE FROM auth.login_failures
+     WHERE last_failure_at < $1::timestamptz - make_interval(secs => $2) AND (locked_until IS NULL OR locked_until < $1::timestamptz)`,
+    [now, WINDOW_MS / 1000],
+  );
   const { rows } = await db.query<{ failures: number }>(
     `INSERT INTO auth.login_failures (email, failures, last_failure_at) VALUES ($1, 1, $2)
      ON CONFLICT (email) DO UPDATE SET

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { ForbiddenError, UnauthorizedError, hasPermission, type PermissionSlug, type SessionUser } from '@fsm/contracts';
 import { findUserById, type AgenceScope, type UserRow } from '@fsm/projections';
 import type { AppDeps } from '../app-deps.js';
+import { tokenVersionOf } from './credentials.js';
 import { SESSION_EXPIRED, bearerToken } from './tokens.js';
 
 /** The authenticated caller, read fresh from the users read model on each request. */
@@ -33,11 +34,24 @@ export function toSessionUser(row: UserRow): SessionUser {
 
 /** Resolves the bearer token to a principal; 401 'Session expirée' otherwise. */
 export async function authenticate(request: FastifyRequest, deps: AppDeps): Promise<Principal> {
-  const token = bearerToken(request.headers.authorization);
+  return principalFromToken(bearerToken(request.headers.authorization), deps);
+}
+
+/**
+ * A session token → the principal; 401 'Session expirée' when the token is
+ * missing, forged, expired, issued before the last password change, or its
+ * user is gone.
+ */
+export async function principalFromToken(token: string | undefined, deps: AppDeps): Promise<Principal> {
   if (!token) throw new UnauthorizedError(SESSION_EXPIRED);
-  const { sub } = await deps.tokens.verify(token);
-  const row = await findUserById(deps.pool, sub);
-  if (!row) throw new UnauthorizedError(SESSION_EXPIRED);
+  const { sub, ver } = await deps.tokens.verify(token);
+  return principalOfUser(sub, deps, ver ?? 0);
+}
+
+/** The principal of a user id whose credential version must be `version` (or any, when null). */
+export async function principalOfUser(userId: string, deps: AppDeps, version: number | null): Promise<Principal> {
+  const [row, current] = await Promise.all([findUserById(deps.pool, userId), tokenVersionOf(deps.pool, userId)]);
+  if (!row || current === null || (version !== null && current !== version)) throw new UnauthorizedError(SESSION_EXPIRED);
   return { ...toSessionUser(row), email: row.email, telesurvAgenceIds: row.telesurv_agence_ids };
 }
 

@@ -1,51 +1,103 @@
+import { createHmac } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { UnauthorizedError } from '@fsm/contracts';
 
 export const SESSION_EXPIRED = 'Session expirée';
+export const DOWNLOAD_LINK_EXPIRED = 'Lien de téléchargement expiré. Merci de le générer à nouveau.';
+export const DOWNLOAD_LINK_INVALID = 'Lien de téléchargement invalide.';
+
+/** How long a report download link lives (the screen offers it right after generating). */
+export const DOWNLOAD_TOKEN_TTL_SECONDS = 10 * 60;
 
 export interface TokenClaims {
   /** User id. */
   sub: string;
+  /**
+   * The account's credential version when the token was issued (auth.credentials.token_version).
+   * A password change bumps it, which revokes every older token. Absent = 0.
+   */
+  ver?: number | undefined;
+}
+
+export interface DownloadClaims {
+  /** Who asked for the link: the download re-checks their scope. */
+  sub: string;
+  /** The one file the link opens. */
+  file: string;
 }
 
 export interface TokenService {
   sign(claims: TokenClaims): Promise<string>;
   /** Throws UnauthorizedError('Session expirée') for a bad, forged or expired token. */
   verify(token: string): Promise<TokenClaims>;
+  /** A short-lived token bound to one file, for a link the browser opens (`?token=`). */
+  signDownload(claims: DownloadClaims): Promise<string>;
+  /**
+   * The claims of a download token; null when the token is not one (a session
+   * token, garbage); UnauthorizedError when it is one but has expired.
+   */
+  verifyDownload(token: string): Promise<DownloadClaims | null>;
 }
 
+const ISSUER = 'fsm-tickets';
+const DOWNLOAD_AUDIENCE = 'report-download';
+
 /**
- * HS256 bearer tokens with an expiry. They carry only the user id: role,
- * agency and permissions are read fresh on each request, so a revoked
- * permission or a deleted user takes effect at once.
+ * HS256 bearer tokens with an expiry. They carry only the user id and the
+ * credential version: role, agency and permissions are read fresh on each
+ * request, so a revoked permission or a deleted user takes effect at once.
+ * Download tokens are signed with a key derived for that purpose only, so
+ * neither kind can stand in for the other.
  */
 export function createTokenService(options: { secret: string; ttlHours: number; now?: () => Date }): TokenService {
   const key = new TextEncoder().encode(options.secret);
+  const downloadKey = createHmac('sha256', options.secret).update('fsm:report-download-token').digest();
   const now = options.now ?? (() => new Date());
-  const issuer = 'fsm-tickets';
+  const seconds = () => Math.floor(now().getTime() / 1000);
   return {
     async sign(claims) {
-      const issuedAt = Math.floor(now().getTime() / 1000);
-      return new SignJWT({})
+      const issuedAt = seconds();
+      return new SignJWT(claims.ver ? { ver: claims.ver } : {})
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(claims.sub)
-        .setIssuer(issuer)
+        .setIssuer(ISSUER)
         .setIssuedAt(issuedAt)
         .setExpirationTime(issuedAt + Math.round(options.ttlHours * 3600))
         .sign(key);
     },
     async verify(token) {
       try {
-        const { payload } = await jwtVerify(token, key, {
-          issuer,
-          algorithms: ['HS256'],
-          currentDate: now(),
-        });
+        const { payload } = await jwtVerify(token, key, { issuer: ISSUER, algorithms: ['HS256'], currentDate: now() });
         if (typeof payload.sub !== 'string' || payload.sub.length === 0) throw new UnauthorizedError(SESSION_EXPIRED);
-        return { sub: payload.sub };
+        const ver = payload.ver;
+        if (ver !== undefined && (typeof ver !== 'number' || !Number.isInteger(ver))) throw new UnauthorizedError(SESSION_EXPIRED);
+        return ver === undefined ? { sub: payload.sub } : { sub: payload.sub, ver };
       } catch (error) {
         if (error instanceof UnauthorizedError) throw error;
         if (error instanceof joseErrors.JOSEError) throw new UnauthorizedError(SESSION_EXPIRED);
+        throw error;
+      }
+    },
+    async signDownload(claims) {
+      const issuedAt = seconds();
+      return new SignJWT({ file: claims.file })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(claims.sub)
+        .setIssuer(ISSUER)
+        .setAudience(DOWNLOAD_AUDIENCE)
+        .setIssuedAt(issuedAt)
+        .setExpirationTime(issuedAt + DOWNLOAD_TOKEN_TTL_SECONDS)
+        .sign(downloadKey);
+    },
+    async verifyDownload(token) {
+      try {
+        const { payload } = await jwtVerify(token, downloadKey, { issuer: ISSUER, audience: DOWNLOAD_AUDIENCE, algorithms: ['HS256'], currentDate: now() });
+        if (typeof payload.sub !== 'string' || typeof payload.file !== 'string') return null;
+        return { sub: payload.sub, file: payload.file };
+      } catch (error) {
+        // Signed by us for downloads, but too old: say so rather than "invalid".
+        if (error instanceof joseErrors.JWTExpired) throw new UnauthorizedError(DOWNLOAD_LINK_EXPIRED);
+        if (error instanceof joseErrors.JOSEError) return null;
         throw error;
       }
     },

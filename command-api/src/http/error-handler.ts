@@ -67,6 +67,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (fastifyError.code === 'FST_REQ_FILE_TOO_LARGE' || fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return reply.status(413).send({ error: 'Fichier trop volumineux (8 Mo maximum).', code: 'VALIDATION' });
     }
+    // Text Postgres cannot store (U+0000 that slipped past the guard, bytes invalid in UTF-8): the input's fault.
+    if (fastifyError.code === '22P05' || fastifyError.code === '22021') {
+      return reply.status(400).send({ error: INVALID_INPUT, code: 'VALIDATION' });
+    }
     if (isUnavailable(error)) {
       request.log.error({ err: error }, 'dependency unavailable');
       return reply.status(503).send({ error: DATABASE_UNAVAILABLE, code: 'UNAVAILABLE' });

@@ -2,3 +2,4 @@ export * from './roles.js';
 export * from './permissions.js';
 export * from './session-user.js';
 export * from './access.js';
+export * from './route-access.js';

@@ -9,7 +9,16 @@ import { MANAGEMENT_MESSAGES as M } from './messages.js';
 export const STATS_NO_DATA_MESSAGE = 'Aucune donnée pour les filtres sélectionnés.';
 export const STATS_ACCESS_DENIED_MESSAGE = 'Accès refusé.';
 
-const day = z.string({ error: M.statsDateInvalid }).regex(/^\d{4}-\d{2}-\d{2}$/, M.statsDateInvalid);
+/** A real calendar day (2026-02-30 and 7441-29-45 are refused here, not by Postgres later). */
+function isCalendarDay(value: string): boolean {
+  const [y, m, d] = value.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return y >= 1900 && y <= 2199 && date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+}
+const day = z
+  .string({ error: M.statsDateInvalid })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, M.statsDateInvalid)
+  .refine(isCalendarDay, M.statsDateInvalid);
 const optionalFilterId = z.preprocess((value) => (value === '' || value === null ? undefined : value), z.guid({ error: 'Filtre invalide.' }).optional());
 
 /**

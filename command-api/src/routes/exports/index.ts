@@ -13,7 +13,6 @@ import {
   IllegalStateError,
   MANAGEMENT_MESSAGES,
   NotFoundError,
-  UnauthorizedError,
   defaultStatsWindow,
   exportDownloadPath,
   exportStatusPath,
@@ -26,10 +25,10 @@ import {
   type ExportStatusResponse,
 } from '@fsm/contracts';
 import { isBlobRef, type NewEvent, type RecordedEvent } from '@fsm/eventstore';
-import { findAgence, findUserById } from '@fsm/projections';
+import { findAgence } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
-import { authenticate, principalOf, requirePermission, requireStaff, toSessionUser, type Principal } from '../../auth/principal.js';
-import { SESSION_EXPIRED, bearerToken } from '../../auth/tokens.js';
+import { authenticate, principalFromToken, principalOf, requirePermission, requireStaff, type Principal } from '../../auth/principal.js';
+import { bearerToken } from '../../auth/tokens.js';
 import { readStreamOrEmpty } from '../../commands/execute.js';
 import { actorOf } from '../actor.js';
 import { statsScopeOf } from '../stats/stats-scope.js';
@@ -57,14 +56,6 @@ import { statsScopeOf } from '../stats/stats-scope.js';
 /** yyyy-MM-dd in Paris, for the QR export's file name (as POST /api/qrcodes/export). */
 function parisDay(now: Date): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: CALENDAR_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-}
-
-async function principalFromToken(token: string | undefined, deps: AppDeps): Promise<Principal> {
-  if (!token) throw new UnauthorizedError(SESSION_EXPIRED);
-  const { sub } = await deps.tokens.verify(token);
-  const row = await findUserById(deps.pool, sub);
-  if (!row) throw new UnauthorizedError(SESSION_EXPIRED);
-  return { ...toSessionUser(row), email: row.email, telesurvAgenceIds: row.telesurv_agence_ids };
 }
 
 /** The QR pool the caller may export, as POST /api/qrcodes/export resolves it. */

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  ForbiddenError,
   IllegalStateError,
   NotFoundError,
   REPORT_MESSAGES,
@@ -12,7 +13,6 @@ import {
   ReportPdfQuerySchema,
   SendReportEmailBodySchema,
   TICKET_MESSAGES,
-  UnauthorizedError,
   UnavailableError,
   reportDownloadPath,
   reportFilenameFromDownloadUrl,
@@ -23,10 +23,10 @@ import {
   type ReportRequestedData,
 } from '@fsm/contracts';
 import { ConcurrencyError, isBlobRef, type NewEvent, type RecordedEvent } from '@fsm/eventstore';
-import { findAgence, findReport, findReportByFilename, findTicket, findUserById, type ReportRow, type TicketView } from '@fsm/projections';
+import { findAgence, findReport, findReportByFilename, findTicket, type ReportRow, type TicketView } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
-import { authenticate, principalOf, requirePermission, requireStaff, scopeOf, toSessionUser, type Principal } from '../../auth/principal.js';
-import { SESSION_EXPIRED, bearerToken } from '../../auth/tokens.js';
+import { authenticate, principalFromToken, principalOf, principalOfUser, requirePermission, requireStaff, scopeOf, type Principal } from '../../auth/principal.js';
+import { DOWNLOAD_LINK_INVALID, bearerToken } from '../../auth/tokens.js';
 import { readStreamOrEmpty } from '../../commands/execute.js';
 import { actorOf } from '../actor.js';
 
@@ -45,14 +45,6 @@ import { actorOf } from '../actor.js';
 /** How long POST /api/reports/{ticketId}.pdf waits for the workers. */
 export const REPORT_WAIT_MS = 30_000;
 const POLL_MS = 100;
-
-async function principalFromToken(token: string | undefined, deps: AppDeps): Promise<Principal> {
-  if (!token) throw new UnauthorizedError(SESSION_EXPIRED);
-  const { sub } = await deps.tokens.verify(token);
-  const row = await findUserById(deps.pool, sub);
-  if (!row) throw new UnauthorizedError(SESSION_EXPIRED);
-  return { ...toSessionUser(row), email: row.email, telesurvAgenceIds: row.telesurv_agence_ids };
-}
 
 async function ticketInScope(deps: AppDeps, principal: Principal, ticketId: string): Promise<TicketView> {
   const ticket = await findTicket(deps.pool, scopeOf(principal), ticketId, deps.clock());
@@ -96,6 +88,23 @@ async function waitForReport(deps: AppDeps, reportId: string, timeoutMs: number)
   }
 }
 
+/**
+ * Who opens a download link: a download token (short-lived, bound to one file:
+ * another file is 403, an expired link 401), else a session token in the query
+ * (the screens' links) or the bearer header. Scope is checked after, either way.
+ */
+async function downloaderOf(deps: AppDeps, queryToken: string | undefined, authorization: string | undefined, filename: string): Promise<Principal> {
+  if (queryToken) {
+    const link = await deps.tokens.verifyDownload(queryToken);
+    if (link) {
+      if (link.file !== filename) throw new ForbiddenError(DOWNLOAD_LINK_INVALID);
+      return principalOfUser(link.sub, deps, null);
+    }
+    return principalFromToken(queryToken, deps);
+  }
+  return principalFromToken(bearerToken(authorization), deps);
+}
+
 function metadataOf(request: FastifyRequest): NewEvent['metadata'] {
   const actor = actorOf(request);
   return { userId: actor.userId, userName: actor.userName, correlationId: actor.correlationId, causationId: null };
@@ -137,7 +146,9 @@ export async function reportRoutes(app: FastifyInstance, deps: AppDeps): Promise
 
         const report = await waitForReport(deps, target.reportId, REPORT_WAIT_MS);
         if (report?.status === 'generated' && report.filename) {
-          return reply.send({ success: true, downloadUrl: reportDownloadPath(report.filename), filename: report.filename });
+          // The link carries a token for this one file, valid a few minutes (DOWNLOAD_TOKEN_TTL_SECONDS).
+          const token = await deps.tokens.signDownload({ sub: principal.id, file: report.filename });
+          return reply.send({ success: true, downloadUrl: `${reportDownloadPath(report.filename)}?token=${token}`, filename: report.filename });
         }
         if (report?.status === 'failed') return reply.status(500).send({ error: REPORT_MESSAGES.failed, code: 'REPORT_FAILED' });
         throw new UnavailableError(REPORT_MESSAGES.notReady);
@@ -196,7 +207,7 @@ export async function reportRoutes(app: FastifyInstance, deps: AppDeps): Promise
     '/api/reports/download/:filename',
     { schema: { params: ReportDownloadParamsSchema, querystring: ReportDownloadQuerySchema } },
     async (request, reply) => {
-      const principal = await principalFromToken(request.query.token ?? bearerToken(request.headers.authorization), deps);
+      const principal = await downloaderOf(deps, request.query.token, request.headers.authorization, request.params.filename);
       requireStaff(principal);
       const report = await findReportByFilename(deps.pool, request.params.filename);
       if (!report || !report.blob_ref || !isBlobRef(report.blob_ref)) throw new NotFoundError(REPORT_MESSAGES.notFound);

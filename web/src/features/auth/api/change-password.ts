@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { ApiError, apiClient } from '../../../lib/api-client';
+import { getSession, saveSession } from '../../../lib/session';
 
 export interface ChangePasswordInput {
   oldPassword: string;
@@ -16,6 +17,10 @@ export async function changePassword(input: ChangePasswordInput): Promise<void> 
     const error = (body as { error?: unknown }).error;
     throw new ApiError(200, typeof error === 'string' && error ? error : undefined, body);
   }
+  // A password change revokes every older token, this session's too: the answer carries its replacement.
+  const token = typeof body === 'object' && body !== null ? (body as { token?: unknown }).token : undefined;
+  const session = getSession();
+  if (typeof token === 'string' && token && session) saveSession({ ...session, token });
 }
 
 export function useChangePassword() {
