@@ -39,7 +39,7 @@ let ids: Ids;
 let permissionsOf: Record<Role, string[]>;
 /** The same roles, with default permissions, in another agency (télésurveillance: assigned to it only). */
 let strangers: Record<Role, TestUser>;
-/** Statuses seen, for docs/reliability-security.md. */
+/** Statuses seen, for docs/reliability.md. */
 const seen = new Map<string, number>();
 let requests = 0;
 
