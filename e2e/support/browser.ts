@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { onTestFailed } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { DEMO_PASSWORD, REPO_ROOT } from './stack.js';
 
@@ -73,4 +74,18 @@ export async function saveArtifacts(name: string, pages: Array<{ page: Page; con
     await page.screenshot({ path: `${base}.png`, fullPage: true }).catch(() => undefined);
     writeFileSync(`${base}.console.txt`, `${page.url()}\n${console.join('\n')}\n`);
   }
+}
+
+/**
+ * Also saves the artifacts when the test fails without reaching its `catch`:
+ * a vitest timeout abandons the test while its pages are still open (the
+ * `catch` + saveArtifacts pattern covers every other failure, before
+ * `finally` closes the pages). Call it at the start of the test; `pages` may
+ * grow as the test opens more.
+ */
+export function saveArtifactsOnTimeout(name: string, pages: Array<{ page: Page; console: string[] }>): void {
+  onTestFailed(async () => {
+    if (pages.every(({ page }) => page.isClosed())) return;
+    await saveArtifacts(name, pages.filter(({ page }) => !page.isClosed()));
+  });
 }

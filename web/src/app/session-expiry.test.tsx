@@ -19,6 +19,7 @@ describe('session expiry', () => {
     expect(window.localStorage.getItem('token')).toBeNull();
     expect(window.localStorage.getItem('user')).toBeNull();
     expect(app.queryClient.getQueryData(['tickets'])).toBeUndefined();
+    expect(screen.getByText('Session expirée. Merci de vous reconnecter.')).toBeTruthy();
   });
 
   it('a logout in another tab signs this one out too', async () => {
@@ -30,5 +31,7 @@ describe('session expiry', () => {
     });
     expect(await screen.findByRole('heading', { name: 'Connexion' })).toBeTruthy();
     expect(app.pathname()).toBe('/login');
+    // Not the server's doing: no 'Session expirée'.
+    expect(screen.queryByText(/Session expirée/)).toBeNull();
   });
 });

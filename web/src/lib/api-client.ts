@@ -133,7 +133,7 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
   if (response.ok) return parsed as T;
 
   if (token && (response.status === 401 || (response.status === 403 && !forbiddenIsError))) {
-    clearSession();
+    clearSession('expired');
     throw new SessionExpiredError(response.status);
   }
   throw new ApiError(response.status, serverErrorText(parsed), parsed);

@@ -35,6 +35,14 @@ export interface Session {
 
 type Listener = () => void;
 
+/**
+ * Why the last session of this page ended: true when the server refused the
+ * token (revoked, expired, account gone), so the login screen can say
+ * 'Session expirée' instead of leaving the user wondering why they are there.
+ * Kept in memory: the redirect to /login happens without a reload.
+ */
+let endedByServer = false;
+
 const listeners = new Set<Listener>();
 
 // useSyncExternalStore needs a stable snapshot: re-parse only when the raw
@@ -87,7 +95,11 @@ export function getSession(): Session | null {
   if (token && user) {
     try {
       const parsed = parseSessionUser(JSON.parse(user));
-      if (parsed) cachedSession = { token, user: parsed };
+      if (parsed) {
+        cachedSession = { token, user: parsed };
+        // A live session again (login here or in another tab): the old one's end is history.
+        endedByServer = false;
+      }
     } catch {
       cachedSession = null;
     }
@@ -104,13 +116,22 @@ function notify(): void {
 }
 
 export function saveSession(session: Session): void {
+  endedByServer = false;
   window.localStorage.setItem(TOKEN_STORAGE_KEY, session.token);
   window.localStorage.setItem(USER_STORAGE_KEY, JSON.stringify(session.user));
   notify();
 }
 
-/** Ends the session: removes both keys and tells every listener. */
-export function clearSession(): void {
+export function sessionExpiredByServer(): boolean {
+  return endedByServer;
+}
+
+/**
+ * Ends the session: removes both keys and tells every listener. `expired`
+ * when the server refused the token, as opposed to the user logging out.
+ */
+export function clearSession(reason: 'logout' | 'expired' = 'logout'): void {
+  endedByServer = reason === 'expired';
   const hadSomething = readStorage(TOKEN_STORAGE_KEY) !== null || readStorage(USER_STORAGE_KEY) !== null;
   window.localStorage.removeItem(TOKEN_STORAGE_KEY);
   window.localStorage.removeItem(USER_STORAGE_KEY);

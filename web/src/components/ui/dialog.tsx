@@ -51,7 +51,24 @@ function DialogPanel({ title, onClose, children, className }: Omit<DialogProps, 
     const previousOverflow = document.body.style.overflow;
     document.body.style.overflow = 'hidden';
 
+    // A focused button that gets disabled or replaced (a pending save) drops the
+    // focus to <body>, outside the panel: its keys would reach nothing. While
+    // this is the topmost dialog, Escape still closes it and Tab comes back in.
+    const onDocumentKeyDown = (event: globalThis.KeyboardEvent) => {
+      if (!panel || (document.activeElement !== document.body && document.activeElement !== null)) return;
+      const dialogs = document.querySelectorAll('[role="dialog"][aria-modal="true"]');
+      if (dialogs[dialogs.length - 1] !== panel) return;
+      if (event.key === 'Escape') {
+        onCloseRef.current();
+      } else if (event.key === 'Tab') {
+        event.preventDefault();
+        ((body && focusableIn(body)[0]) ?? focusableIn(panel)[0] ?? panel).focus();
+      }
+    };
+    document.addEventListener('keydown', onDocumentKeyDown);
+
     return () => {
+      document.removeEventListener('keydown', onDocumentKeyDown);
       if (appRoot && !wasInert) appRoot.removeAttribute('inert');
       document.body.style.overflow = previousOverflow;
       if (opener?.isConnected) opener.focus();

@@ -3,6 +3,8 @@ import { ApiError } from '../../lib/api-client';
 export const LOGIN_MESSAGES = {
   invalidCredentials: 'Identifiants invalides',
   serverError: 'Erreur serveur',
+  /** Shown on the login screen after the server refused the token (spec §7 'Session expirée'). */
+  sessionExpired: 'Session expirée. Merci de vous reconnecter.',
 } as const;
 
 /**

@@ -2,11 +2,11 @@ import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { Banner } from '../../../components/ui/banner';
 import { TextField } from '../../../components/ui/text-field';
-import { saveSession, useSession } from '../../../lib/session';
+import { saveSession, sessionExpiredByServer, useSession } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { homePathFor } from '../access';
 import { useLogin } from '../api/login';
-import { loginErrorMessage } from '../login-messages';
+import { LOGIN_MESSAGES, loginErrorMessage } from '../login-messages';
 
 export function LoginScreen() {
   useDocumentTitle('Connexion');
@@ -15,6 +15,8 @@ export function LoginScreen() {
   const loginMutation = useLogin();
   const [email, setEmail] = useState('');
   const [motdepasse, setMotdepasse] = useState('');
+  // Sent here because the server refused the token (spec §7: 'Session expirée').
+  const [expired] = useState(sessionExpiredByServer);
 
   // Already signed in (another tab, or the back button): go to the user's home.
   if (session && !loginMutation.isPending && !loginMutation.isSuccess) {
@@ -42,7 +44,7 @@ export function LoginScreen() {
     <main className="auth-page">
       <form className="card auth-card" onSubmit={onSubmit} aria-labelledby="login-title" noValidate>
         <h1 id="login-title">Connexion</h1>
-        {error ? <Banner tone="error">{error}</Banner> : null}
+        {error ? <Banner tone="error">{error}</Banner> : expired ? <Banner tone="warning">{LOGIN_MESSAGES.sessionExpired}</Banner> : null}
         <TextField
           label="Email"
           type="email"

@@ -15,7 +15,12 @@ export function SlaTrendChart({ points }: { points: readonly WeeklySlaPoint[] })
       <h2 id="trend-title">Respect du délai d'intervention par semaine</h2>
       <div className="trend-chart" aria-hidden="true">
         <ResponsiveContainer width="100%" height={260} initialDimension={{ width: 640, height: 260 }}>
-          <LineChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
+          {/*
+            No keyboard layer: the chart is hidden from assistive technology (the
+            table below says the same), so it must not take the focus either, or
+            keyboard users would stop on something nothing announces.
+          */}
+          <LineChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 0 }} accessibilityLayer={false}>
             <CartesianGrid stroke="var(--color-border)" strokeDasharray="3 3" />
             <XAxis dataKey="label" tick={{ fontSize: 12 }} />
             <YAxis domain={[0, 100]} tickFormatter={(v: number) => `${v} %`} tick={{ fontSize: 12 }} width={48} />

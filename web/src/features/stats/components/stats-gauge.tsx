@@ -1,4 +1,5 @@
 import { gaugeStatus } from '@fsm/contracts';
+import { useId } from 'react';
 import { formatNumber } from '../../../lib/format';
 
 /**
@@ -8,13 +9,15 @@ import { formatNumber } from '../../../lib/format';
  * alone: the verdict is written.
  */
 export function StatsGauge({ title, pct, objective, part, whole, unit }: { title: string; pct: number | null; objective: number; part: number; whole: number; unit: string }) {
+  // An id without spaces: aria-labelledby reads a space-separated list of ids.
+  const titleId = useId();
   const status = gaugeStatus(pct, objective);
   const tone = status === null ? 'none' : status.reached ? 'reached' : 'missed';
   const value = pct === null ? null : Math.max(0, Math.min(100, pct));
   const valueText = pct === null ? 'Aucune donnée' : `${formatNumber(pct)} % — ${status?.label ?? ''}`;
   return (
-    <article className={`stats-gauge stats-gauge--${tone}`} aria-labelledby={`${title}-title`}>
-      <h2 id={`${title}-title`} className="stats-gauge__title">
+    <article className={`stats-gauge stats-gauge--${tone}`} aria-labelledby={titleId}>
+      <h2 id={titleId} className="stats-gauge__title">
         {title}
       </h2>
       <div

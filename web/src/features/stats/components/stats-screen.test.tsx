@@ -95,6 +95,8 @@ describe('Statistiques screen', () => {
     const sla = await screen.findByRole('meter', { name: "Respect du délai d'intervention" });
     expect(sla.getAttribute('aria-valuetext')).toBe('92,5\u202F% — Atteint');
     expect(sla.closest('article')?.className).toContain('stats-gauge--reached');
+    // Each gauge is a region named by its title (aria-labelledby needs an id without spaces).
+    expect(screen.getByRole('article', { name: "Respect du délai d'intervention" })).toBe(sla.closest('article'));
     const devis = screen.getByRole('meter', { name: 'Devis envoyés sous 5 jours' });
     expect(devis.getAttribute('aria-valuetext')).toBe('80\u202F% — À améliorer');
     expect(devis.closest('article')?.className).toContain('stats-gauge--missed');

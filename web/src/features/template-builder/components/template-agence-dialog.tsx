@@ -69,9 +69,12 @@ export function TemplateAgenceDialog({
                 <button
                   type="button"
                   className={mine ? 'btn btn--small' : 'btn btn--small btn--primary'}
-                  disabled={pendingId !== null}
+                  // aria-disabled, not disabled: the pressed button keeps the focus while it saves.
+                  aria-disabled={pendingId !== null || undefined}
                   aria-busy={pendingId === agence.id || undefined}
-                  onClick={() => setTemplate(agence, !mine)}
+                  onClick={() => {
+                    if (pendingId === null) setTemplate(agence, !mine);
+                  }}
                   aria-label={mine ? `Retirer le modèle de ${agence.nom}` : `Affecter le modèle à ${agence.nom}`}
                 >
                   {mine ? 'Retirer' : 'Affecter'}

@@ -55,7 +55,8 @@ export function TemplatePreviewDialog({ name, contentHtml, onClose }: { name: st
       ) : null}
       {preview.data?.templateFallback ? <Banner tone="warning">{preview.data.templateFallback}</Banner> : null}
       {url ? (
-        <div className="a4-preview">
+        // Focusable, so keyboard users can scroll the page-sized frame.
+        <div className="a4-preview" tabIndex={0} role="region" aria-label="Aperçu A4">
           <iframe title="Aperçu A4 du modèle" src={`${url}#navpanes=0&view=FitH`} width={TEMPLATE_A4_PREVIEW.width} height={TEMPLATE_A4_PREVIEW.height} className="a4-preview__frame" />
         </div>
       ) : null}
