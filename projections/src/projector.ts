@@ -20,4 +20,13 @@ export interface Projector {
   readonly handles: readonly string[];
   /** Returns the ids (e.g. ticket ids) whose rows changed, for live updates. */
   apply(tx: PoolClient, event: RecordedEvent): Promise<readonly string[] | void>;
+  /**
+   * Optional: applies all of a batch's events for this projector at once (in
+   * log order), leaving exactly the rows `apply` would leave one event at a
+   * time, with set-based statements instead of a round trip per event. The
+   * runner then calls it once per batch, after the per-event projectors, in
+   * the same transaction: only a projector that reads nothing but its own
+   * tables may offer it.
+   */
+  applyBatch?(tx: PoolClient, events: readonly RecordedEvent[]): Promise<readonly string[]>;
 }

@@ -346,12 +346,23 @@ export class ProjectionRunner extends EventEmitter {
         this.lastPosition = storedPosition;
         return;
       }
+      // Set-based projectors get their share of the batch at the end (see Projector.applyBatch).
+      const deferred = new Map<Projector, RecordedEvent[]>();
       for (const event of batch.events) {
         if (storedPosition !== null && this.store.comparePositions(event.position, storedPosition) <= 0) continue;
         for (const projector of this.byType.get(event.type) ?? []) {
+          if (projector.applyBatch) {
+            const list = deferred.get(projector);
+            if (list) list.push(event);
+            else deferred.set(projector, [event]);
+            continue;
+          }
           const ids = await projector.apply(client, event);
           if (ids) for (const id of ids) changed.add(id);
         }
+      }
+      for (const [projector, events] of deferred) {
+        for (const id of (await projector.applyBatch?.(client, events)) ?? []) changed.add(id);
       }
       await client.query(`UPDATE ${RUNNER_SCHEMA}.checkpoints SET position = $2, updated_at = now() WHERE name = $1`, [this.name, target]);
       await client.query('COMMIT');

@@ -1,9 +1,10 @@
-import { TicketEventSchema, agenceEventSchema, metierEventSchema, parisInstantMs } from '@fsm/contracts';
+import { TicketEventSchema, agenceEventSchema, metierEventSchema, parisInstantMs, type TicketEvent } from '@fsm/contracts';
 import type { RecordedEvent } from '@fsm/eventstore';
 import type { PoolClient } from 'pg';
 import type { Projector } from '../../projector.js';
 import { domainEvent } from '../domain-event.js';
 import { ticketIdOf } from '../tickets/ticket-stream.js';
+import { columns, streamRounds } from '../tickets/ticket-rounds.js';
 import { evaluateTicketSla, sameFigures, type TicketSlaFigures } from './ticket-sla-evaluation.js';
 
 /** HO_stats of a ticket whose trade is unknown or absent: a new trade's default (metierBodySchema). */
@@ -93,6 +94,26 @@ export const ticketSlaProjector: Projector = {
         return onTicket(tx, recorded);
     }
   },
+  async applyBatch(tx, events) {
+    // Trade and agency events re-evaluate many tickets: they stay one at a
+    // time, and the ticket events before them are written first.
+    const changed = new Set<string>();
+    let ticketEvents: RecordedEvent[] = [];
+    const flush = async () => {
+      for (const id of await onTicketBatch(tx, ticketEvents)) changed.add(id);
+      ticketEvents = [];
+    };
+    for (const recorded of events) {
+      if (recorded.type === 'MetierCreated' || recorded.type === 'MetierUpdated' || recorded.type === 'AgenceHorairesSet') {
+        await flush();
+        for (const id of (await ticketSlaProjector.apply(tx, recorded)) ?? []) changed.add(id);
+      } else {
+        ticketEvents.push(recorded);
+      }
+    }
+    await flush();
+    return [...changed];
+  },
 };
 
 // ─── Ticket events: update a fact, then re-evaluate the ticket ───────────────
@@ -152,6 +173,78 @@ async function onTicket(tx: PoolClient, recorded: RecordedEvent): Promise<string
   if (!changed) return [];
   await reevaluate(tx, 'ticket_id', ticketId);
   return [ticketId];
+}
+
+/**
+ * The ticket events of a batch with the writes of `onTicket`, one statement
+ * per event type and round (see streamRounds), then ONE re-evaluation of
+ * every ticket whose facts changed: figures are a pure function of the
+ * stored facts and of the trade clocks, which cannot change in between
+ * (trade events are applied on their own, see applyBatch).
+ */
+async function onTicketBatch(tx: PoolClient, events: readonly RecordedEvent[]): Promise<string[]> {
+  const changed = new Set<string>();
+  for (const round of streamRounds(events)) {
+    const opened: { id: string; revision: number; d: Extract<TicketEvent, { type: 'TicketOpened' }>['data'] }[] = [];
+    const visits: { id: string; revision: number; closing: boolean; arriveAt: string; closedAt: string; devis: number }[] = [];
+    const quotes: { id: string; revision: number; registeredAt: string }[] = [];
+    for (const recorded of round) {
+      const event = domainEvent(TicketEventSchema, recorded);
+      const id = ticketIdOf(recorded);
+      const revision = recorded.revision;
+      if (event.type === 'TicketOpened') opened.push({ id, revision, d: event.data });
+      else if (event.type === 'TicketClosed' || event.type === 'ReinterventionRecorded')
+        visits.push({ id, revision, closing: event.type === 'TicketClosed', arriveAt: event.data.arriveAt, closedAt: event.data.closedAt, devis: event.data.devis });
+      else if (event.type === 'QuoteValidated') quotes.push({ id, revision, registeredAt: new Date(parisInstantMs(event.data.dateEnregistrementDevis)).toISOString() });
+    }
+    const collect = (rows: { ticket_id: string }[]) => rows.forEach((row) => changed.add(row.ticket_id));
+    if (opened.length > 0) {
+      collect(
+        (
+          await tx.query<{ ticket_id: string }>(
+            `INSERT INTO rm.ticket_sla (ticket_id, agence_id, metier_id, created_at, delai, echeance, last_revision)
+             SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::timestamptz[], $5::float8[], $6::timestamptz[], $7::int[])
+             ON CONFLICT (ticket_id) DO NOTHING
+             RETURNING ticket_id`,
+            columns(opened, [(o) => o.id, (o) => o.d.agenceId, (o) => o.d.metier?.id ?? null, (o) => o.d.openedAt, (o) => o.d.delai, (o) => o.d.echeance, (o) => o.revision]),
+          )
+        ).rows,
+      );
+    }
+    if (visits.length > 0) {
+      collect(
+        (
+          await tx.query<{ ticket_id: string }>(
+            `UPDATE rm.ticket_sla s SET first_arrive_at = LEAST(s.first_arrive_at, u.arrive_at),
+               clos_at = CASE WHEN u.closing THEN u.clos_at ELSE s.clos_at END,
+               devis = GREATEST(s.devis, u.devis),
+               date_devis = CASE WHEN s.devis = 0 AND u.devis = 1 THEN u.clos_at ELSE s.date_devis END,
+               last_revision = u.revision
+             FROM unnest($1::uuid[], $2::boolean[], $3::timestamptz[], $4::timestamptz[], $5::smallint[], $6::int[]) AS u(ticket_id, closing, arrive_at, clos_at, devis, revision)
+             WHERE s.ticket_id = u.ticket_id AND s.last_revision < u.revision
+             RETURNING s.ticket_id`,
+            columns(visits, [(v) => v.id, (v) => v.closing, (v) => v.arriveAt, (v) => v.closedAt, (v) => v.devis, (v) => v.revision]),
+          )
+        ).rows,
+      );
+    }
+    if (quotes.length > 0) {
+      collect(
+        (
+          await tx.query<{ ticket_id: string }>(
+            `UPDATE rm.ticket_sla s SET devis_registered_at = u.registered_at, last_revision = u.revision
+             FROM unnest($1::uuid[], $2::timestamptz[], $3::int[]) AS u(ticket_id, registered_at, revision)
+             WHERE s.ticket_id = u.ticket_id AND s.last_revision < u.revision
+             RETURNING s.ticket_id`,
+            columns(quotes, [(q) => q.id, (q) => q.registeredAt, (q) => q.revision]),
+          )
+        ).rows,
+      );
+    }
+  }
+  const ids = [...changed];
+  for (let start = 0; start < ids.length; start += REEVALUATION_CHUNK) await reevaluateTickets(tx, ids.slice(start, start + REEVALUATION_CHUNK));
+  return ids;
 }
 
 // ─── Trade clocks and agency weeks ───────────────────────────────────────────
@@ -228,6 +321,60 @@ function storedFigures(row: StoredRow): TicketSlaFigures {
   };
 }
 
+const STORED_COLUMNS = `s.ticket_id, s.created_at, s.delai, s.first_arrive_at, s.clos_at, s.devis, s.date_devis, s.devis_registered_at,
+              COALESCE(m.ho_stats, ${DEFAULT_HO_STATS})::int AS ho_stats,
+              s.calendar_time, s.sla_deadline, s.hours_to_arrival, s.hours_to_closing, s.sla_ok, s.devis_due_at, s.devis_ok`;
+
+/** Recomputes the figures of these tickets (at most REEVALUATION_CHUNK) and writes those that differ. */
+async function reevaluateTickets(tx: PoolClient, ids: readonly string[]): Promise<void> {
+  const { rows } = await tx.query<StoredRow>(
+    `SELECT ${STORED_COLUMNS}
+     FROM rm.ticket_sla s LEFT JOIN rm.ticket_sla_metiers m ON m.id = s.metier_id
+     WHERE s.ticket_id = ANY($1::uuid[])`,
+    [ids],
+  );
+  await writeChangedFigures(tx, rows);
+}
+
+/** Evaluates each stored row and writes the figures that differ; returns their ids. */
+async function writeChangedFigures(tx: PoolClient, rows: readonly StoredRow[]): Promise<string[]> {
+  const updates: { id: string; figures: TicketSlaFigures }[] = [];
+  for (const row of rows) {
+    const figures = evaluateTicketSla({
+      createdAt: row.created_at,
+      delai: row.delai,
+      firstArriveAt: row.first_arrive_at,
+      closAt: row.clos_at,
+      devis: row.devis,
+      dateDevis: row.date_devis,
+      devisRegisteredAt: row.devis_registered_at,
+      hoStats: row.ho_stats === 1 ? 1 : 0,
+    });
+    if (!sameFigures(storedFigures(row), figures)) updates.push({ id: row.ticket_id, figures });
+  }
+  if (updates.length > 0) {
+    await tx.query(
+      `UPDATE rm.ticket_sla s SET calendar_time = u.calendar_time, sla_deadline = u.sla_deadline,
+         hours_to_arrival = u.hours_to_arrival, hours_to_closing = u.hours_to_closing, sla_ok = u.sla_ok,
+         devis_due_at = u.devis_due_at, devis_ok = u.devis_ok
+       FROM unnest($1::uuid[], $2::boolean[], $3::timestamptz[], $4::float8[], $5::float8[], $6::boolean[], $7::timestamptz[], $8::boolean[])
+         AS u(ticket_id, calendar_time, sla_deadline, hours_to_arrival, hours_to_closing, sla_ok, devis_due_at, devis_ok)
+       WHERE s.ticket_id = u.ticket_id`,
+      [
+        updates.map((u) => u.id),
+        updates.map((u) => u.figures.calendarTime),
+        updates.map((u) => u.figures.slaDeadline?.toISOString() ?? null),
+        updates.map((u) => u.figures.hoursToArrival),
+        updates.map((u) => u.figures.hoursToClosing),
+        updates.map((u) => u.figures.slaOk),
+        updates.map((u) => u.figures.devisDueAt?.toISOString() ?? null),
+        updates.map((u) => u.figures.devisOk),
+      ],
+    );
+  }
+  return updates.map((u) => u.id);
+}
+
 /**
  * Recomputes the figures of every ticket where `column = value`, a chunk at a
  * time (a trade may have many tickets), and writes those that differ.
@@ -238,50 +385,14 @@ async function reevaluate(tx: PoolClient, column: 'ticket_id' | 'metier_id' | 'a
   let after = '00000000-0000-0000-0000-000000000000';
   for (;;) {
     const { rows } = await tx.query<StoredRow>(
-      `SELECT s.ticket_id, s.created_at, s.delai, s.first_arrive_at, s.clos_at, s.devis, s.date_devis, s.devis_registered_at,
-              COALESCE(m.ho_stats, ${DEFAULT_HO_STATS})::int AS ho_stats,
-              s.calendar_time, s.sla_deadline, s.hours_to_arrival, s.hours_to_closing, s.sla_ok, s.devis_due_at, s.devis_ok
+      `SELECT ${STORED_COLUMNS}
        FROM rm.ticket_sla s LEFT JOIN rm.ticket_sla_metiers m ON m.id = s.metier_id
        WHERE s.${column} = $1 AND s.ticket_id > $2
        ORDER BY s.ticket_id
        LIMIT ${REEVALUATION_CHUNK}`,
       [value, after],
     );
-    const updates: { id: string; figures: TicketSlaFigures }[] = [];
-    for (const row of rows) {
-      const figures = evaluateTicketSla({
-        createdAt: row.created_at,
-        delai: row.delai,
-        firstArriveAt: row.first_arrive_at,
-        closAt: row.clos_at,
-        devis: row.devis,
-        dateDevis: row.date_devis,
-        devisRegisteredAt: row.devis_registered_at,
-        hoStats: row.ho_stats === 1 ? 1 : 0,
-      });
-      if (!sameFigures(storedFigures(row), figures)) updates.push({ id: row.ticket_id, figures });
-    }
-    if (updates.length > 0) {
-      await tx.query(
-        `UPDATE rm.ticket_sla s SET calendar_time = u.calendar_time, sla_deadline = u.sla_deadline,
-           hours_to_arrival = u.hours_to_arrival, hours_to_closing = u.hours_to_closing, sla_ok = u.sla_ok,
-           devis_due_at = u.devis_due_at, devis_ok = u.devis_ok
-         FROM unnest($1::uuid[], $2::boolean[], $3::timestamptz[], $4::float8[], $5::float8[], $6::boolean[], $7::timestamptz[], $8::boolean[])
-           AS u(ticket_id, calendar_time, sla_deadline, hours_to_arrival, hours_to_closing, sla_ok, devis_due_at, devis_ok)
-         WHERE s.ticket_id = u.ticket_id`,
-        [
-          updates.map((u) => u.id),
-          updates.map((u) => u.figures.calendarTime),
-          updates.map((u) => u.figures.slaDeadline?.toISOString() ?? null),
-          updates.map((u) => u.figures.hoursToArrival),
-          updates.map((u) => u.figures.hoursToClosing),
-          updates.map((u) => u.figures.slaOk),
-          updates.map((u) => u.figures.devisDueAt?.toISOString() ?? null),
-          updates.map((u) => u.figures.devisOk),
-        ],
-      );
-      changedIds.push(...updates.map((u) => u.id));
-    }
+    changedIds.push(...(await writeChangedFigures(tx, rows)));
     const last = rows[rows.length - 1];
     if (!last || rows.length < REEVALUATION_CHUNK) return changedIds;
     after = last.ticket_id;

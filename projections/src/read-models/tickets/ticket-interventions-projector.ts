@@ -2,6 +2,7 @@ import { TicketEventSchema } from '@fsm/contracts';
 import type { Projector } from '../../projector.js';
 import { domainEvent } from '../domain-event.js';
 import { ticketIdOf } from './ticket-stream.js';
+import { applyTicketInterventionsBatch } from './ticket-interventions-batch.js';
 
 /**
  * One row per re-intervention (a visit that did not settle its ticket), in
@@ -39,6 +40,7 @@ export const ticketInterventionsProjector: Projector = {
       last_revision int NOT NULL,
       UNIQUE (ticket_id, ordinal)
     );`,
+  applyBatch: applyTicketInterventionsBatch,
   async apply(tx, recorded) {
     const event = domainEvent(TicketEventSchema, recorded);
     const ticketId = ticketIdOf(recorded);

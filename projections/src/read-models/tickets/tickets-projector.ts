@@ -3,6 +3,7 @@ import type { PoolClient } from 'pg';
 import type { Projector } from '../../projector.js';
 import { domainEvent } from '../domain-event.js';
 import { ticketIdOf } from './ticket-stream.js';
+import { applyTicketsBatch } from './tickets-batch.js';
 
 /**
  * One row per ticket with every fact its answers need (spec tickets §3), so
@@ -94,6 +95,7 @@ export const ticketsProjector: Projector = {
     CREATE INDEX IF NOT EXISTS tickets_closed_metier ON rm.tickets (metier_id, created_at) WHERE statut = 'clos';
     -- Pending quotes (home counts, devis_attente filters).
     CREATE INDEX IF NOT EXISTS tickets_devis_attente ON rm.tickets (agence_id) WHERE devis = 1 AND numero_devis IS NULL;`,
+  applyBatch: applyTicketsBatch,
   async apply(tx, recorded) {
     const event = domainEvent(TicketEventSchema, recorded);
     const ticketId = ticketIdOf(recorded);

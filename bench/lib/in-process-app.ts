@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { parseEnv } from '@fsm/contracts';
+import { buildApp, createTokenService, LiveHub, connectLiveHub, type AppDeps } from '@fsm/command-api';
+import { createBlobStore, createPostgresEventStore, type PostgresEventStore } from '@fsm/eventstore';
+import { ProjectionRunner, ProjectionWatcher, readModelProjectors } from '@fsm/projections';
+import { migrateAuth } from '../../command-api/src/auth/credentials.js';
+import { createBullPreviewer } from '../../command-api/src/previews/template-previewer.js';
+
+/**
+ * The real app on the bench database, without a listener: what the seed uses
+ * to create reference data through the same routes and commands as the
+ * screens (as `command-api/src/seed/` does for the demo).
+ */
+export interface InProcessApp {
+  app: FastifyInstance;
+  deps: AppDeps;
+  pool: pg.Pool;
+  store: PostgresEventStore;
+  runner: ProjectionRunner;
+  close(): Promise<void>;
+}
+
+export const BENCH_TOKEN_SECRET = 'bench-token-secret-0123456789-abcdefghij';
+
+export async function startInProcessApp(databaseUrl: string, dataDir: string): Promise<InProcessApp> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 8 });
+  pool.on('error', () => undefined);
+  const store = createPostgresEventStore({ pool, pollIntervalMs: 50, applicationName: 'fsm-bench-seed' });
+  await store.migrate();
+  await migrateAuth(pool);
+  const runner = new ProjectionRunner({ pool, store, projectors: readModelProjectors, standbyRetryMs: 200 });
+  await runner.migrate();
+  await runner.start();
+  const watcher = new ProjectionWatcher({ pool, connectionString: databaseUrl, compare: (a, b) => store.comparePositions(a, b), pollIntervalMs: 100 });
+  runner.on('advanced', (advance) => watcher.observe(advance));
+  await watcher.start();
+  // A long wait for read-your-writes: on a shared server other databases' transactions can hold projections back.
+  const env = parseEnv({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'silent', TOKEN_SECRET: BENCH_TOKEN_SECRET, READ_YOUR_WRITES_TIMEOUT_MS: '60000', REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/5' });
+  const live = new LiveHub((a, b) => store.comparePositions(a, b));
+  connectLiveHub(watcher, live);
+  const deps: AppDeps = {
+    env,
+    pool,
+    store,
+    watcher,
+    live,
+    tokens: createTokenService({ secret: BENCH_TOKEN_SECRET, ttlHours: 24 }),
+    blobs: createBlobStore(join(dataDir, 'files')),
+    redisPing: async () => true,
+    clock: () => new Date(),
+    newId: randomUUID,
+    // Template previews are never asked for by the seed; the previewer is required by AppDeps.
+    previews: createBullPreviewer({ redisUrl: env.REDIS_URL, prefix: 'fsmbench-seed', timeoutMs: 10_000 }),
+  };
+  const app = await buildApp(deps);
+  return {
+    app,
+    deps,
+    pool,
+    store,
+    runner,
+    async close() {
+      await app.close();
+      await deps.previews.close();
+      await watcher.close();
+      await runner.stop();
+      await store.close();
+      await pool.end();
+    },
+  };
+}

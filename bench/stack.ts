@@ -1,0 +1,102 @@
+/*
+ * The one-process stack under test, as `launcher/src/main.ts` runs it (API,
+ * projections, workers with their reactor and render thread), started by
+ * bench/run.ts as a child process so the load generator's own CPU and memory
+ * are not counted. It reports over IPC:
+ *   - server time of every request, from Fastify's own "request completed"
+ *     log line (responseTime, ms; for a streamed CSV, until the last byte);
+ *   - the peak RSS since the last 'mark'.
+ * Logs go to an in-memory sink at level info, as in production (LOG_LEVEL's default).
+ */
+import { Writable } from 'node:stream';
+import pg from 'pg';
+import pino from 'pino';
+import { parseEnv } from '@fsm/contracts';
+import { createPostgresEventStore } from '@fsm/eventstore';
+import { startApi, createRedisProbe } from '@fsm/command-api';
+import { startProjections } from '@fsm/projections';
+import { startWorkers } from '@fsm/workers';
+
+export interface Timing {
+  method: string;
+  url: string;
+  status: number;
+  ms: number;
+}
+
+export type StackRequest = { type: 'mark' } | { type: 'collect' } | { type: 'stop' };
+export type StackMessage =
+  | { type: 'ready'; url: string; startupRssMb: number }
+  | { type: 'collected'; peakRssMb: number; rssMb: number; timings: Timing[]; errors: string[] };
+
+const send = (message: StackMessage) => process.send?.(message);
+
+async function main(): Promise<void> {
+  const env = parseEnv({ ...process.env, PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false' });
+  let timings: Timing[] = [];
+  let errors: string[] = [];
+  const pendingUrls = new Map<string, { method: string; url: string }>();
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (!line) continue;
+        try {
+          const entry = JSON.parse(line) as { msg?: string; reqId?: string; req?: { method: string; url: string }; res?: { statusCode: number }; responseTime?: number; level?: number };
+          if (entry.msg === 'incoming request' && entry.reqId && entry.req) pendingUrls.set(entry.reqId, { method: entry.req.method, url: entry.req.url });
+          else if (entry.msg === 'request completed' && entry.reqId) {
+            const request = pendingUrls.get(entry.reqId);
+            pendingUrls.delete(entry.reqId);
+            if (request) timings.push({ ...request, status: entry.res?.statusCode ?? 0, ms: entry.responseTime ?? 0 });
+          } else if ((entry.level ?? 0) >= 50) errors.push(line.slice(0, 500));
+        } catch {
+          // not JSON: ignore
+        }
+      }
+      done();
+    },
+  });
+  const logger = pino({ level: 'info', name: 'fsm' }, sink);
+
+  const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: 20 });
+  const store = createPostgresEventStore({ pool });
+  await store.migrate();
+  const projections = await startProjections({ pool, store, logger: logger.child({ role: 'projections' }) });
+  const queuePrefix = process.env.BENCH_QUEUE_PREFIX ?? 'fsmbench';
+  const workers = await startWorkers({ env, pool, store, logger, queuePrefix });
+  const redisProbe = createRedisProbe(env.REDIS_URL);
+  const api = await startApi({ env, pool, store, logger, redisPing: () => redisProbe.ping(), queuePrefix });
+  projections.on('advanced', (advance) => api.watcher.observe(advance));
+
+  let peak = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  sampler.unref();
+  send({ type: 'ready', url: api.url, startupRssMb: Math.round(peak / 1e6) });
+
+  process.on('message', (message: StackRequest) => {
+    if (message.type === 'mark') {
+      peak = process.memoryUsage().rss;
+      timings = [];
+      errors = [];
+    } else if (message.type === 'collect') {
+      const rss = process.memoryUsage().rss;
+      send({ type: 'collected', peakRssMb: Math.round(Math.max(peak, rss) / 1e6), rssMb: Math.round(rss / 1e6), timings, errors });
+    } else if (message.type === 'stop') {
+      void (async () => {
+        clearInterval(sampler);
+        await api.close().catch(() => undefined);
+        await workers.close().catch(() => undefined);
+        await projections.stop().catch(() => undefined);
+        await redisProbe.close();
+        await store.close().catch(() => undefined);
+        await pool.end().catch(() => undefined);
+        process.exit(0);
+      })();
+    }
+  });
+  process.on('disconnect', () => process.exit(0));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench stack: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
