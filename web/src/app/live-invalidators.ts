@@ -21,6 +21,9 @@ import { userKeys } from '../features/users/api/user-keys';
  * are lists that show another category's names (an agency's name on clients
  * and users, a métier's on installations) or figures it changes (statistics).
  */
+/** A métier's name shows on installations; its delay and HO_stats change the statistics. */
+const metierChanged = () => [lookupKeys.metiers.all, lookupKeys.clients.all, lookupKeys.sites.all, statsKeys.all];
+
 export const liveInvalidators: StreamInvalidators = {
   ticket: (ids) => [ticketKeys.lists(), ticketKeys.summary(), statsKeys.all, ...ids.map(ticketKeys.detail)],
   client: () => [lookupKeys.clients.all],
@@ -31,9 +34,8 @@ export const liveInvalidators: StreamInvalidators = {
   agence: () => [lookupKeys.agences.all, clientKeys.lists(), userKeys.lists(), telesurvKeys.lists(), statsKeys.all],
   user: () => [lookupKeys.utilisateurs.all],
   utilisateur: () => [lookupKeys.utilisateurs.all],
-  // A métier's name shows on installations; its delay and HO_stats change the statistics.
-  metiers: () => [lookupKeys.metiers.all, lookupKeys.clients.all, lookupKeys.sites.all, statsKeys.all],
-  metier: () => [lookupKeys.metiers.all, lookupKeys.clients.all, lookupKeys.sites.all, statsKeys.all],
+  metiers: metierChanged,
+  metier: metierChanged,
   qrcode: () => [qrCodeKeys.lists(), qrCodeKeys.unusedCount()],
   template: () => [templateKeys.all],
 };
