@@ -38,6 +38,10 @@ export default defineConfig({
           include: ['e2e/**/*.e2e.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
+          // What the user sees after a command goes through the projections and a
+          // live refetch; vitest's 1 s default made journeys fail on a loaded CI
+          // machine. Playwright's own waits allow 30 s.
+          expect: { poll: { timeout: 15_000, interval: 100 } },
           fileParallelism: false,
         },
       },
