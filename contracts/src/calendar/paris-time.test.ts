@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TZDate } from '@date-fns/tz';
 import {
   addCalendarDays,
   isCalendarDayString,
@@ -82,5 +83,45 @@ describe('calendar days', () => {
   it('reads the wall clock in Paris', () => {
     expect(parisSecondsOfDay(new Date('2025-07-15T06:30:15Z'))).toBe(8 * 3600 + 30 * 60 + 15);
     expect(parisSecondsOfDay(new Date('2025-01-15T06:30:00Z'))).toBe(7 * 3600 + 30 * 60);
+  });
+});
+
+describe('the cached Paris offset', () => {
+  // The reference: TZDate asked every time, as these helpers did before the cache.
+  const reference = (ms: number) => {
+    const paris = new TZDate(ms, 'Europe/Paris');
+    return {
+      day: `${paris.getFullYear()}-${String(paris.getMonth() + 1).padStart(2, '0')}-${String(paris.getDate()).padStart(2, '0')}`,
+      seconds: paris.getHours() * 3600 + paris.getMinutes() * 60 + paris.getSeconds(),
+    };
+  };
+
+  it('gives the time-zone database’s answer around every change of 2024–2027, minute by minute', () => {
+    // Changes happen at 01:00 UTC on the last Sundays of March and October.
+    const changes = ['2024-03-31', '2024-10-27', '2025-03-30', '2025-10-26', '2026-03-29', '2026-10-25', '2027-03-28', '2027-10-31'];
+    for (const day of changes) {
+      const change = Date.parse(`${day}T01:00:00Z`);
+      for (let ms = change - 3 * 3_600_000; ms <= change + 3 * 3_600_000; ms += 60_000 + 7) {
+        const expected = reference(ms);
+        expect(parisCalendarDay(new Date(ms)), new Date(ms).toISOString()).toBe(expected.day);
+        expect(parisSecondsOfDay(new Date(ms)), new Date(ms).toISOString()).toBe(expected.seconds);
+      }
+      const midnight = new TZDate(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)), 0, 0, 0, 0, 'Europe/Paris');
+      expect(startOfParisDayMs(day)).toBe(midnight.getTime());
+    }
+  });
+
+  it('agrees with the time-zone database on 20,000 random instants over ten years', () => {
+    let state = 12345;
+    const next = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const from = Date.parse('2020-01-01T00:00:00Z');
+    for (let i = 0; i < 20_000; i += 1) {
+      const ms = Math.floor(from + next() * 10 * 365 * 86_400_000);
+      const expected = reference(ms);
+      expect(parisCalendarDay(new Date(ms))).toBe(expected.day);
+      expect(parisSecondsOfDay(new Date(ms))).toBe(expected.seconds);
+      const [year, month, date] = expected.day.split('-').map(Number) as [number, number, number];
+      expect(startOfParisDayMs(expected.day)).toBe(new TZDate(year, month - 1, date, 0, 0, 0, 0, 'Europe/Paris').getTime());
+    }
   });
 });

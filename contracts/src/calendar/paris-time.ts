@@ -100,10 +100,44 @@ export function isoDayOfWeek(day: CalendarDay): number {
   return sundayBased === 0 ? 7 : sundayBased;
 }
 
+const HOUR_MS = 3_600_000;
+const OFFSET_CACHE_LIMIT = 50_000;
+const offsetByHour = new Map<number, number>();
+
+/**
+ * Paris's UTC offset in milliseconds at an instant. Asking the time-zone
+ * database (Intl, through TZDate) costs microseconds a call, and a rebuild or a
+ * year of statistics asks millions of times; Paris changes its offset only on
+ * whole UTC hours, so the answer is cached per hour once both ends of the hour
+ * agree (an hour that contains a change is never cached). Bounded: the cache is
+ * emptied when it reaches 50,000 hours (about 6 years).
+ */
+function parisOffsetMs(ms: number): number {
+  const hour = Math.floor(ms / HOUR_MS);
+  const cached = offsetByHour.get(hour);
+  if (cached !== undefined) return cached;
+  const atStart = zoneOffsetMs(hour * HOUR_MS);
+  const atEnd = zoneOffsetMs(hour * HOUR_MS + HOUR_MS - 1);
+  if (atStart !== atEnd) return zoneOffsetMs(ms);
+  if (offsetByHour.size >= OFFSET_CACHE_LIMIT) offsetByHour.clear();
+  offsetByHour.set(hour, atStart);
+  return atStart;
+}
+
+function zoneOffsetMs(ms: number): number {
+  return -new TZDate(ms, CALENDAR_TIME_ZONE).getTimezoneOffset() * 60_000;
+}
+
+/** The instant's Paris wall-clock fields, read from a Date shifted by the offset (UTC getters only). */
+function parisWallClock(instant: CalendarInstantInput): Date {
+  const ms = parisInstantMs(instant);
+  return new Date(ms + parisOffsetMs(ms));
+}
+
 /** The Europe/Paris calendar day an instant falls on. */
 export function parisCalendarDay(instant: CalendarInstantInput): CalendarDay {
-  const paris = new TZDate(parisInstantMs(instant), CALENDAR_TIME_ZONE);
-  return calendarDayOf(paris.getFullYear(), paris.getMonth() + 1, paris.getDate());
+  const wall = parisWallClock(instant);
+  return `${pad(wall.getUTCFullYear(), 4)}-${pad(wall.getUTCMonth() + 1)}-${pad(wall.getUTCDate())}`;
 }
 
 /**
@@ -113,11 +147,15 @@ export function parisCalendarDay(instant: CalendarInstantInput): CalendarDay {
  */
 export function startOfParisDayMs(day: CalendarDay): number {
   const { year, month, date } = parseCalendarDay(day);
-  return new TZDate(year, month - 1, date, 0, 0, 0, 0, CALENDAR_TIME_ZONE).getTime();
+  const wallMidnight = Date.UTC(year, month - 1, date);
+  // The offset at the instant guessed with the offset of the UTC midnight; one
+  // correction is enough, since midnight is never in a gap or an overlap.
+  const guess = wallMidnight - parisOffsetMs(wallMidnight);
+  return wallMidnight - parisOffsetMs(guess);
 }
 
 /** Wall-clock time of an instant in Europe/Paris, in seconds since local midnight. */
 export function parisSecondsOfDay(instant: CalendarInstantInput): number {
-  const paris = new TZDate(parisInstantMs(instant), CALENDAR_TIME_ZONE);
-  return paris.getHours() * 3600 + paris.getMinutes() * 60 + paris.getSeconds();
+  const wall = parisWallClock(instant);
+  return wall.getUTCHours() * 3600 + wall.getUTCMinutes() * 60 + wall.getUTCSeconds();
 }
