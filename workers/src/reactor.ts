@@ -38,6 +38,14 @@ export interface ReactorOptions {
 export const JOBS_SCHEMA = 'jobs';
 
 /**
+ * A batch that asked for no job moves the stored checkpoint at most this
+ * often: every command's events wake the reactor, and writing the position
+ * each time cost one synchronous commit per command for nothing. A crash then
+ * replays at most this much of the log, which asks for no job.
+ */
+export const IDLE_CHECKPOINT_INTERVAL_MS = 1_000;
+
+/**
  * Reads the log from its own checkpoint and enqueues jobs. Jobs are enqueued
  * BEFORE the checkpoint moves, so a crash in between enqueues them again —
  * with the same job ids, which the queue ignores while it keeps the job, and
@@ -52,6 +60,10 @@ export class Reactor {
   private standbyTimer: NodeJS.Timeout | undefined;
   private stopped = true;
   private caughtUp = false;
+  private checkpointWrittenAt = 0;
+  /** A position reached by job-less batches and not yet stored. */
+  private unsavedCheckpoint: Position | null = null;
+  private checkpointTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: ReactorOptions) {
     this.name = options.name ?? 'reactor';
@@ -125,6 +137,9 @@ export class Reactor {
     this.subscription = undefined;
     this.caughtUp = false;
     await subscription?.stop().catch(() => undefined);
+    if (!broken) await this.saveUnsavedCheckpoint().catch(() => undefined);
+    this.clearCheckpointTimer();
+    this.unsavedCheckpoint = null;
     const client = this.lockClient;
     this.lockClient = undefined;
     if (client) {
@@ -152,7 +167,35 @@ export class Reactor {
     if (!client || batch.checkpoint === null) return;
     const jobs = batch.events.flatMap((event) => (this.byType.get(event.type) ?? []).flatMap((reaction) => reaction.jobsFor(event)));
     if (jobs.length > 0) await this.options.enqueue(jobs);
-    await client.query(`UPDATE ${JOBS_SCHEMA}.reactor_checkpoints SET position = $2, updated_at = now() WHERE name = $1`, [this.name, batch.checkpoint]);
+    if (jobs.length === 0 && Date.now() - this.checkpointWrittenAt < IDLE_CHECKPOINT_INTERVAL_MS) {
+      this.unsavedCheckpoint = batch.checkpoint;
+      this.checkpointTimer ??= setTimeout(() => {
+        this.checkpointTimer = undefined;
+        void this.saveUnsavedCheckpoint().catch((error: unknown) => this.options.logger?.warn({ err: error }, 'reactor: checkpoint not saved, retried at the next batch'));
+      }, IDLE_CHECKPOINT_INTERVAL_MS);
+      this.checkpointTimer.unref?.();
+      return;
+    }
+    await this.saveCheckpoint(client, batch.checkpoint);
+  }
+
+  /** Stores a position; a later-queued write always carries a later position (the unsaved one is dropped here, synchronously). */
+  private async saveCheckpoint(client: pg.PoolClient, position: Position): Promise<void> {
+    this.unsavedCheckpoint = null;
+    this.clearCheckpointTimer();
+    this.checkpointWrittenAt = Date.now();
+    await client.query(`UPDATE ${JOBS_SCHEMA}.reactor_checkpoints SET position = $2, updated_at = now() WHERE name = $1`, [this.name, position]);
+  }
+
+  private async saveUnsavedCheckpoint(): Promise<void> {
+    const client = this.lockClient;
+    const position = this.unsavedCheckpoint;
+    if (client && position !== null) await this.saveCheckpoint(client, position);
+  }
+
+  private clearCheckpointTimer(): void {
+    if (this.checkpointTimer) clearTimeout(this.checkpointTimer);
+    this.checkpointTimer = undefined;
   }
 }
 

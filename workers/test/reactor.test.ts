@@ -122,4 +122,40 @@ describe('reactor', () => {
   it('refuses job ids containing ":" (BullMQ would misread them)', async () => {
     await expect(queues.enqueue([{ queue: 'reports', name: 'x', jobId: 'a:b', data: {} }])).rejects.toThrow(/contains ':'/);
   });
+
+  it('stores the position of job-less batches at most once a second, and still reaches the head of the log', async () => {
+    const reactor = new Reactor({ pool, store, reactions: [reportOnClose], enqueue: queues.enqueue, name: 'r3' });
+    await reactor.migrate();
+    await pool.query(`CREATE TABLE IF NOT EXISTS checkpoint_writes (n int NOT NULL)`);
+    await pool.query(`CREATE OR REPLACE FUNCTION count_checkpoint_write() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.name = 'r3' THEN INSERT INTO checkpoint_writes VALUES (1); END IF; RETURN NEW; END $$`);
+    await pool.query(`CREATE TRIGGER count_writes AFTER UPDATE ON jobs.reactor_checkpoints FOR EACH ROW EXECUTE FUNCTION count_checkpoint_write()`);
+    await reactor.start();
+    await waitFor(async () => reactor.hasCaughtUp);
+    await pool.query('DELETE FROM checkpoint_writes');
+
+    // 40 commands' worth of events the reactor has no job for, each waking it.
+    for (let i = 0; i < 40; i++) {
+      await store.appendToStream(`ticket-${randomUUID()}`, [{ id: randomUUID(), type: 'TicketOpened', data: {} }], { expectedRevision: 'no_stream' });
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const head = (await store.headPosition())!;
+    const stored = async () => (await pool.query<{ position: string | null }>('SELECT position FROM jobs.reactor_checkpoints WHERE name = $1', ['r3'])).rows[0]!.position;
+    // The last position is stored by the deferred write, about a second later.
+    await waitFor(async () => {
+      const position = await stored();
+      return position !== null && store.comparePositions(position, head) >= 0;
+    });
+    const { rows } = await pool.query<{ writes: number }>('SELECT count(*)::int AS writes FROM checkpoint_writes');
+    expect(rows[0]!.writes).toBeGreaterThan(0);
+    expect(rows[0]!.writes).toBeLessThan(15);
+
+    // Stopping stores what was reached, so a restart does not re-read it.
+    await store.appendToStream(`ticket-${randomUUID()}`, [{ id: randomUUID(), type: 'TicketOpened', data: {} }], { expectedRevision: 'no_stream' });
+    const last = (await store.headPosition())!;
+    await waitFor(async () => reactor.hasCaughtUp && (await store.headPosition()) === last);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await reactor.stop();
+    expect(store.comparePositions((await stored())!, last)).toBeGreaterThanOrEqual(0);
+  });
 });
