@@ -1,5 +1,5 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import type { Queryable } from '@fsm/projections';
+import { USER_ROW_SELECT, type Queryable, type UserRow } from '@fsm/projections';
 
 /**
  * Password hashes live here, never in events (invariant 7). Node's scrypt is
@@ -77,6 +77,19 @@ export async function setPassword(db: Queryable, userId: string, password: strin
     [userId, hash],
   );
   return rows[0]?.token_version ?? 0;
+}
+
+/**
+ * The user (read model) and the token version of its credentials in one round
+ * trip: every authenticated request needs both. Null when the user is deleted
+ * or has no credentials.
+ */
+export async function findUserWithTokenVersion(db: Queryable, userId: string): Promise<(UserRow & { token_version: number }) | null> {
+  const { rows } = await db.query<UserRow & { token_version: number }>(
+    `SELECT su.*, c.token_version FROM (${USER_ROW_SELECT} WHERE u.id = $1 AND NOT u.deleted) su JOIN auth.credentials c ON c.user_id = su.id`,
+    [userId],
+  );
+  return rows[0] ?? null;
 }
 
 /** The version a token must carry to be valid; null when the account has no credentials (deleted). */

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { ForbiddenError, UnauthorizedError, hasPermission, type PermissionSlug, type SessionUser } from '@fsm/contracts';
-import { findUserById, type AgenceScope, type UserRow } from '@fsm/projections';
+import type { AgenceScope, UserRow } from '@fsm/projections';
 import type { AppDeps } from '../app-deps.js';
-import { tokenVersionOf } from './credentials.js';
+import { findUserWithTokenVersion } from './credentials.js';
 import { SESSION_EXPIRED, bearerToken } from './tokens.js';
 
 /** The authenticated caller, read fresh from the users read model on each request. */
@@ -50,8 +50,8 @@ export async function principalFromToken(token: string | undefined, deps: AppDep
 
 /** The principal of a user id whose credential version must be `version` (or any, when null). */
 export async function principalOfUser(userId: string, deps: AppDeps, version: number | null): Promise<Principal> {
-  const [row, current] = await Promise.all([findUserById(deps.pool, userId), tokenVersionOf(deps.pool, userId)]);
-  if (!row || current === null || (version !== null && current !== version)) throw new UnauthorizedError(SESSION_EXPIRED);
+  const row = await findUserWithTokenVersion(deps.pool, userId);
+  if (!row || (version !== null && row.token_version !== version)) throw new UnauthorizedError(SESSION_EXPIRED);
   return { ...toSessionUser(row), email: row.email, telesurvAgenceIds: row.telesurv_agence_ids };
 }
 

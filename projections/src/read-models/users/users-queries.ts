@@ -13,8 +13,10 @@ export interface UserRow {
   telesurv_agence_ids: string[];
 }
 
-const SELECT = `SELECT u.id, u.role, u.nom, u.prenom, u.email, u.telephone, u.agence_id, a.nom AS agence_nom, u.permissions, u.telesurv_agence_ids
+/** The columns of a `UserRow` (users `u`, agencies `a`): the API joins its credentials onto it. */
+export const USER_ROW_SELECT = `SELECT u.id, u.role, u.nom, u.prenom, u.email, u.telephone, u.agence_id, a.nom AS agence_nom, u.permissions, u.telesurv_agence_ids
   FROM rm.users u LEFT JOIN rm.agences a ON a.id = u.agence_id`;
+const SELECT = USER_ROW_SELECT;
 
 export async function findUserById(db: Queryable, id: string): Promise<UserRow | null> {
   const { rows } = await db.query<UserRow>(`${SELECT} WHERE u.id = $1 AND NOT u.deleted`, [id]);
