@@ -103,6 +103,18 @@ export function renderMarkdown(results: BenchResults, path: string): string {
         `| ${r.clients} | ${n(r.commandsPerSecond)} | ${floor1 ? pct(r.commandsPerSecond / floor1.commitsPerSecond) : '—'} | ${dist(r.latency)} | ${dist(r.takeServer)} | ${dist(r.closeServer)} | ${dist(r.openServer)} | ${r.failures} | ${n(r.peakRssMb)} MB |`,
       );
     push('');
+    if (results.commands.some((r) => r.cpu)) {
+      push(
+        'What a command costs in CPU during the window: the stack process (all its threads: HTTP, projections, reactor, BullMQ workers and the render thread drawing the closes\' PDFs) and every Postgres process, divided by the commands answered. The ceiling is what the machine\'s cores could answer at that cost if they did nothing else.',
+        '',
+        '| clients | stack CPU / command | Postgres CPU / command | cores busy | ceiling at this cost |',
+        '|---:|---:|---:|---:|---:|',
+      );
+      for (const r of results.commands)
+        if (r.cpu)
+          push(`| ${r.clients} | ${f(r.cpu.stackMs)} ms | ${r.cpu.postgresMs === null ? '—' : `${f(r.cpu.postgresMs)} ms`} | ${pct(r.cpu.utilisation)} | ${n(r.cpu.ceilingPerSecond)} commands/s |`);
+      push('');
+    }
   }
 
   if (results.rebuild) {

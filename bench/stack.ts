@@ -5,7 +5,7 @@
  * are not counted. It reports over IPC:
  *   - server time of every request, from Fastify's own "request completed"
  *     log line (responseTime, ms; for a streamed CSV, until the last byte);
- *   - the peak RSS since the last 'mark'.
+ *   - the peak RSS and the process's CPU time since the last 'mark'.
  * Logs go to an in-memory sink at level info, as in production (LOG_LEVEL's default).
  */
 import { Writable } from 'node:stream';
@@ -27,7 +27,7 @@ export interface Timing {
 export type StackRequest = { type: 'mark' } | { type: 'collect' } | { type: 'stop' };
 export type StackMessage =
   | { type: 'ready'; url: string; startupRssMb: number }
-  | { type: 'collected'; peakRssMb: number; rssMb: number; timings: Timing[]; errors: string[] };
+  | { type: 'collected'; peakRssMb: number; rssMb: number; timings: Timing[]; errors: string[]; cpuMs: number };
 
 const send = (message: StackMessage) => process.send?.(message);
 
@@ -68,6 +68,8 @@ async function main(): Promise<void> {
   projections.on('advanced', (advance) => api.watcher.observe(advance));
 
   let peak = process.memoryUsage().rss;
+  // CPU of the whole process (every thread: API, projections, workers, render thread) since the last mark.
+  let cpuAtMark = process.cpuUsage();
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
   sampler.unref();
   send({ type: 'ready', url: api.url, startupRssMb: Math.round(peak / 1e6) });
@@ -75,11 +77,13 @@ async function main(): Promise<void> {
   process.on('message', (message: StackRequest) => {
     if (message.type === 'mark') {
       peak = process.memoryUsage().rss;
+      cpuAtMark = process.cpuUsage();
       timings = [];
       errors = [];
     } else if (message.type === 'collect') {
       const rss = process.memoryUsage().rss;
-      send({ type: 'collected', peakRssMb: Math.round(Math.max(peak, rss) / 1e6), rssMb: Math.round(rss / 1e6), timings, errors });
+      const cpu = process.cpuUsage(cpuAtMark);
+      send({ type: 'collected', peakRssMb: Math.round(Math.max(peak, rss) / 1e6), rssMb: Math.round(rss / 1e6), timings, errors, cpuMs: (cpu.user + cpu.system) / 1000 });
     } else if (message.type === 'stop') {
       void (async () => {
         clearInterval(sampler);

@@ -7,6 +7,8 @@ export interface Collected {
   rssMb: number;
   timings: Timing[];
   errors: string[];
+  /** CPU time (ms, every thread of the stack) since the last mark. */
+  cpuMs: number;
 }
 
 /** The one-process stack (bench/stack.ts) in a child process, driven over IPC. */
@@ -19,7 +21,7 @@ export class StackProcess {
 
   static async start(env: Record<string, string>): Promise<StackProcess> {
     const child = fork(fileURLToPath(new URL('../stack.ts', import.meta.url)), [], {
-      execArgv: ['--conditions=source', '--import', 'tsx'],
+      execArgv: ['--conditions=source', '--import', 'tsx', ...(process.env.BENCH_STACK_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_STACK_PROFILE}`] : [])],
       env: { ...process.env, ...env },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

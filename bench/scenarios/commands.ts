@@ -1,4 +1,5 @@
 import { call, callForm, login, pool } from '../lib/http.js';
+import { cpuCost, postgresCpuMs, type CpuCost } from '../lib/cpu.js';
 import { distribution, type Distribution } from '../lib/stats.js';
 import type { StackProcess } from '../lib/stack-process.js';
 import { PNG_DATA_URL, type BenchDatabase } from './context.js';
@@ -15,6 +16,8 @@ export interface CommandLevelResult {
   openServer: Distribution;
   failures: number;
   peakRssMb: number;
+  /** CPU per command (stack and Postgres) and the most the machine's cores could do at that cost. */
+  cpu: CpuCost;
 }
 
 interface OpenTicket {
@@ -73,6 +76,7 @@ export async function commandsScenario(db: BenchDatabase, stack: StackProcess, l
     stack.mark();
     const latencies: number[] = [];
     let failures = 0;
+    const postgresBefore = await postgresCpuMs();
     const deadline = performance.now() + seconds * 1000;
     const started = performance.now();
     await Promise.all(
@@ -103,6 +107,8 @@ export async function commandsScenario(db: BenchDatabase, stack: StackProcess, l
     );
     const elapsed = (performance.now() - started) / 1000;
     const collected = await stack.collect();
+    const postgresAfter = await postgresCpuMs();
+    const postgresUsed = postgresBefore === null || postgresAfter === null ? null : postgresAfter - postgresBefore;
     const patches = collected.timings.filter((t) => t.method === 'PATCH');
     const result: CommandLevelResult = {
       clients,
@@ -115,11 +121,13 @@ export async function commandsScenario(db: BenchDatabase, stack: StackProcess, l
       openServer: distribution(openTimings.map((t) => t.ms)),
       failures,
       peakRssMb: collected.peakRssMb,
+      cpu: cpuCost(latencies.length, elapsed, collected.cpuMs, postgresUsed),
     };
     if (openConflicts > 0) say(`  (${openConflicts} ouverture(s) refusée(s) en 409 par la concurrence sur le compteur num_chrono, renvoyée(s))`);
     openConflicts = 0;
     if (queues.slice(0, Math.min(clients, agencies.length)).some((queue) => queue.length === 0)) say(`  (réserve de tickets épuisée avant la fin : mesure sur ${elapsed.toFixed(1)} s)`);
     say(`  ${clients} client(s) : ${result.commandsPerSecond.toFixed(0)} commandes/s, p50 ${result.latency.median.toFixed(1)} ms, p99 ${result.latency.p99.toFixed(1)} ms, échecs ${failures}`);
+    say(`    CPU par commande : pile ${result.cpu.stackMs.toFixed(1)} ms, Postgres ${result.cpu.postgresMs?.toFixed(1) ?? '—'} ms ; cœurs occupés à ${(result.cpu.utilisation * 100).toFixed(0)} % ; plafond ${result.cpu.ceilingPerSecond.toFixed(0)} commandes/s`);
     expectedRate = Math.max(expectedRate, result.commandsPerSecond);
     results.push(result);
   }
