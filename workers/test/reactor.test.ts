@@ -135,6 +135,7 @@ describe('reactor', () => {
     await pool.query('DELETE FROM checkpoint_writes');
 
     // 40 commands' worth of events the reactor has no job for, each waking it.
+    const started = Date.now();
     for (let i = 0; i < 40; i++) {
       await store.appendToStream(`ticket-${randomUUID()}`, [{ id: randomUUID(), type: 'TicketOpened', data: {} }], { expectedRevision: 'no_stream' });
       await new Promise((resolve) => setTimeout(resolve, 10));
@@ -147,8 +148,10 @@ describe('reactor', () => {
       return position !== null && store.comparePositions(position, head) >= 0;
     });
     const { rows } = await pool.query<{ writes: number }>('SELECT count(*)::int AS writes FROM checkpoint_writes');
+    // One write a second at most, plus the deferred one (a loaded machine makes the loop longer, not the writes denser).
+    const seconds = Math.ceil((Date.now() - started) / 1000);
     expect(rows[0]!.writes).toBeGreaterThan(0);
-    expect(rows[0]!.writes).toBeLessThan(15);
+    expect(rows[0]!.writes).toBeLessThanOrEqual(Math.min(seconds + 1, 39));
 
     // Stopping stores what was reached, so a restart does not re-read it.
     await store.appendToStream(`ticket-${randomUUID()}`, [{ id: randomUUID(), type: 'TicketOpened', data: {} }], { expectedRevision: 'no_stream' });
