@@ -20,6 +20,7 @@ import {
   findTemplate,
   listInterlocuteursByInstallation,
   listInterlocuteursBySite,
+  RUNNER_SCHEMA,
 } from '@fsm/projections';
 import { readStreamOrEmpty } from '../event-ids.js';
 import { REPORT_IMAGE_KEYS, isEmbeddableImage, type ReportFacts, type RenderInput } from './report-facts.js';
@@ -114,6 +115,29 @@ function findVisit(history: readonly RecordedEvent[], parsed: readonly TicketEve
   throw new UnrecoverableError(`report ${target.reportId}: no matching visit in ticket ${target.ticketId}`);
 }
 
+/** The longest a report waits for the read models to reach its visit before rendering with what they hold. */
+export const READ_MODELS_WAIT_MS = 5_000;
+
+/**
+ * Waits until the read models include `position` (the visit), so that what
+ * was written before the close — the agency's template, a renamed client —
+ * is what the report shows. Without a projections checkpoint (a workers-only
+ * set-up) there is nothing to wait for; past the bound it renders anyway.
+ */
+async function awaitReadModels(deps: LoadReportDeps, position: string): Promise<void> {
+  const deadline = Date.now() + READ_MODELS_WAIT_MS;
+  for (;;) {
+    const reached = await deps.pool
+      .query<{ position: string | null }>(`SELECT position FROM ${RUNNER_SCHEMA}.checkpoints WHERE name = 'read-models'`)
+      .then(({ rows }) => (rows.length === 0 ? undefined : rows[0]!.position))
+      .catch(() => undefined);
+    if (reached === undefined) return;
+    if (reached !== null && deps.store.comparePositions(reached, position) >= 0) return;
+    if (Date.now() >= deadline) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 export async function loadReport(deps: LoadReportDeps, target: ReportJobTarget): Promise<LoadedReport> {
   const history = await readStreamOrEmpty(deps.store, ticketStreamId(target.ticketId));
   if (history.length === 0) throw new UnrecoverableError(`report ${target.reportId}: ticket ${target.ticketId} not found`);
@@ -121,6 +145,7 @@ export async function loadReport(deps: LoadReportDeps, target: ReportJobTarget):
   const opened = parsed.find((event): event is Extract<TicketEvent, { type: 'TicketOpened' }> => event.type === 'TicketOpened')?.data;
   if (!opened) throw new UnrecoverableError(`report ${target.reportId}: ticket ${target.ticketId} has no TicketOpened`);
   const visit = findVisit(history, parsed, target);
+  await awaitReadModels(deps, visit.event.position);
 
   const [agence, client, installation, siteContacts, installationContacts, photo, signatureClient, signatureTechnicien] = await Promise.all([
     findAgence(deps.pool, opened.agenceId),
