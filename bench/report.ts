@@ -157,8 +157,11 @@ export function renderMarkdown(results: BenchResults, path: string): string {
       '|---|---:|---|',
       `| whole job (${r.jobs} jobs) | ${f(r.jobsPerSecond)} | ${dist(r.job)} |`,
       `| rendering only | ${f(r.rendersPerSecond)} | ${dist(r.render)} |`,
+      ...(r.padRender && r.padRendersPerSecond !== undefined
+        ? [`| rendering only, signatures as the pad sends them (RGBA 1074 × 480) | ${f(r.padRendersPerSecond)} | ${dist(r.padRender)} |`]
+        : []),
       '',
-      `PDF size: ${n(r.pdfBytes)} bytes.`,
+      `PDF size: ${n(r.pdfBytes)} bytes${r.padPdfBytes ? ` (${n(r.padPdfBytes)} with the pad's signatures)` : ''}. The seeded signatures are small RGB PNGs, which pdfkit copies as they are; the pad's are opaque RGBA, which cost a decode and a re-encode (bench/lib/pad-signature.ts).`,
       '',
     );
   }

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { createBlobStore, createPostgresEventStore } from '@fsm/eventstore';
 import { createThreadRenderer, loadReport, renderReportJob } from '@fsm/workers';
 import { benchDataDir } from '../seed.js';
+import { padSignaturePng } from '../lib/pad-signature.js';
 import { distribution, type Distribution } from '../lib/stats.js';
 import type { BenchDatabase } from './context.js';
 
@@ -14,6 +15,10 @@ export interface ReportsResult {
   rendersPerSecond: number;
   render: Distribution;
   pdfBytes: number;
+  /** Rendering alone with two signatures as the pad sends them (RGBA, 1074 × 480). */
+  padRendersPerSecond?: number;
+  padRender?: Distribution;
+  padPdfBytes?: number;
 }
 
 /**
@@ -58,7 +63,24 @@ export async function reportsScenario(db: BenchDatabase, count: number): Promise
       renderTimes.push(performance.now() - t);
     }
     const renderSeconds = (performance.now() - renderStarted) / 1000;
+
+    const pad = structuredClone(loaded.input);
+    pad.facts.signatures.client.image = new Uint8Array(padSignaturePng(1));
+    pad.facts.signatures.technicien.image = new Uint8Array(padSignaturePng(2));
+    await renderer.render(pad);
+    const padTimes: number[] = [];
+    let padBytes = 0;
+    const padStarted = performance.now();
+    for (let i = 0; i < count; i++) {
+      const t = performance.now();
+      padBytes = (await renderer.render(pad)).pdf.length;
+      padTimes.push(performance.now() - t);
+    }
+    const padSeconds = (performance.now() - padStarted) / 1000;
     return {
+      padRendersPerSecond: count / padSeconds,
+      padRender: distribution(padTimes),
+      padPdfBytes: padBytes,
       jobs: jobs.length,
       jobsPerSecond: jobs.length / jobSeconds,
       job: distribution(times),
