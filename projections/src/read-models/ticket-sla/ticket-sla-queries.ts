@@ -1,4 +1,5 @@
 import {
+  CALENDAR_TIME_ZONE,
   addCalendarDays,
   formatClosingDuration,
   percentWithOneDecimal,
@@ -11,6 +12,7 @@ import {
   type TicketSummaryStats,
 } from '@fsm/contracts';
 import { scopeClause, type AgenceScope, type Queryable } from '../queryable.js';
+import { isoInstantSql } from '../tickets/tickets-queries.js';
 
 /** GET /api/stats/tickets filters, the window already filled in (Paris days, both included). */
 export interface StatsTicketsFilters {
@@ -98,16 +100,20 @@ interface Cursor {
   id: string;
 }
 
-/** One page (or everything with `limit` null) of tickets requested within the window, newest first. */
-async function selectStatsRows(
-  db: Queryable,
-  scope: AgenceScope,
-  filters: StatsTicketsFilters,
-  now: Date,
-  after: Cursor | null,
-  limit: number | null,
-): Promise<StatsRow[]> {
-  for (const id of [filters.metier_id, filters.agence_id]) if (id !== undefined && !GUID.test(id)) return [];
+/** What a keyset page needs of its rows: the ticket and its created_at as Postgres prints it (microseconds kept). */
+interface PageRow {
+  id: string;
+  cursor_created_at: string;
+}
+
+/** Which tickets the statistics cover, `$1` being `now` (the flags' clock); null when a filter id is malformed (no rows). */
+interface StatsSelection {
+  where: string;
+  params: unknown[];
+}
+
+function statsSelection(scope: AgenceScope, filters: StatsTicketsFilters, now: Date, after: Cursor | null): StatsSelection | null {
+  for (const id of [filters.metier_id, filters.agence_id]) if (id !== undefined && !GUID.test(id)) return null;
   const [start, end] = windowBounds(filters);
   const params: unknown[] = [now, start, end];
   let where = `s.created_at >= $2 AND s.created_at < $3${orderedScopeClause(scope, params)}`;
@@ -123,20 +129,57 @@ async function selectStatsRows(
     params.push(after.createdAt, after.id);
     where += ` AND (s.created_at, s.ticket_id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`;
   }
-  let sql = `SELECT s.ticket_id AS id, t.num_chrono, t.client_nom, t.site_nom, t.installation_nom, t.technicien_prenom, t.technicien_nom,
+  return { where, params };
+}
+
+const STATS_FROM = 'rm.ticket_sla s JOIN rm.tickets t ON t.id = s.ticket_id';
+const STATS_ORDER = 's.created_at DESC, s.ticket_id DESC';
+const INTERVENTIONS_COUNT = `(t.interventions_supp_count + CASE WHEN t.statut = 'clos' THEN 1 ELSE 0 END)::int`;
+
+function limitClause(limit: number, params: unknown[]): string {
+  params.push(limit);
+  return ` LIMIT $${params.length}`;
+}
+
+/** One page of tickets requested within the window, newest first. */
+async function selectStatsRows(
+  db: Queryable,
+  scope: AgenceScope,
+  filters: StatsTicketsFilters,
+  now: Date,
+  after: Cursor | null,
+  limit: number,
+): Promise<StatsRow[]> {
+  const selection = statsSelection(scope, filters, now, after);
+  if (selection === null) return [];
+  const { where, params } = selection;
+  const sql = `SELECT s.ticket_id AS id, t.num_chrono, t.client_nom, t.site_nom, t.installation_nom, t.technicien_prenom, t.technicien_nom,
       s.created_at, s.clos_at, ${flagColumns('$1::timestamptz')},
-      (t.interventions_supp_count + CASE WHEN t.statut = 'clos' THEN 1 ELSE 0 END)::int AS interventions_count,
+      ${INTERVENTIONS_COUNT} AS interventions_count,
       s.created_at::text AS cursor_created_at
-    FROM rm.ticket_sla s JOIN rm.tickets t ON t.id = s.ticket_id
+    FROM ${STATS_FROM}
     WHERE ${where}
-    ORDER BY s.created_at DESC, s.ticket_id DESC`;
-  if (limit !== null) {
-    params.push(limit);
-    sql += ` LIMIT $${params.length}`;
-  }
+    ORDER BY ${STATS_ORDER}${limitClause(limit, params)}`;
   const { rows } = await db.query<StatsRow>(sql, params);
   return rows;
 }
+
+// ─── The Statistiques answer, shaped by Postgres ─────────────────────────────
+//
+// A year of an agency is thousands of items (85,000 at 1M tickets): mapping
+// each row with toItem and running the zod answer schema over them cost more
+// than the SQL. Here the select list is toItem: column names are the item's
+// keys in toItem's order, values what toItem makes (instants as
+// Date#toISOString writes them), so pg's rows are the items and the route
+// only JSON.stringifies the answer. toItem stays the mapping of the pages
+// (statsTicketPages, the workers' export); command-api's sql-built-answers
+// test holds the two equal through the zod serializer, byte for byte.
+
+/** toItem as a select list (no cursor column: the answer is the rows as they come). */
+const ITEM_COLUMNS = `s.ticket_id AS id, t.num_chrono, t.client_nom, t.site_nom, t.installation_nom, t.technicien_prenom, t.technicien_nom,
+    ${isoInstantSql('s.created_at')} AS created_at, ${isoInstantSql('s.clos_at')} AS clos_at,
+    ${flagColumns('$1::timestamptz')},
+    ${INTERVENTIONS_COUNT} AS interventions_count`;
 
 /**
  * The Statistiques screen: every ticket requested (created_at) within the
@@ -144,14 +187,38 @@ async function selectStatsRows(
  * of `now`, and the summary of those flags (summarizeStats).
  */
 export async function statsTickets(db: Queryable, scope: AgenceScope, filters: StatsTicketsFilters, now: Date): Promise<StatsTicketsAnswer> {
-  const items = (await selectStatsRows(db, scope, filters, now, null, null)).map(toItem);
+  const selection = statsSelection(scope, filters, now, null);
+  const items =
+    selection === null
+      ? []
+      : (await db.query<StatsTicketItem>(`SELECT ${ITEM_COLUMNS} FROM ${STATS_FROM} WHERE ${selection.where} ORDER BY ${STATS_ORDER}`, selection.params)).rows;
   return { summary: summarizeStats(items), items };
 }
 
+// ─── Pages ───────────────────────────────────────────────────────────────────
+
 /**
- * The same tickets in the same order, a page at a time (keyset on
- * created_at, id: no OFFSET, no open transaction or connection between
- * pages), for the streamed CSV export. `now` is fixed for the whole export.
+ * Keyset pages (on created_at, id: no OFFSET, no open transaction or
+ * connection between pages) of what `page` selects after the cursor.
+ */
+async function* keysetPages<Row extends PageRow>(
+  pageSize: number,
+  page: (after: Cursor | null) => Promise<Row[]>,
+): AsyncGenerator<Row[], void, undefined> {
+  if (!Number.isInteger(pageSize) || pageSize < 1) throw new RangeError(`page size ${pageSize}`);
+  let after: Cursor | null = null;
+  for (;;) {
+    const rows = await page(after);
+    if (rows.length > 0) yield rows;
+    const last = rows[rows.length - 1];
+    if (!last || rows.length < pageSize) return;
+    after = { createdAt: last.cursor_created_at, id: last.id };
+  }
+}
+
+/**
+ * The same tickets in the same order, a page at a time, for the workers'
+ * CSV export. `now` is fixed for the whole export.
  */
 export async function* statsTicketPages(
   db: Queryable,
@@ -160,15 +227,62 @@ export async function* statsTicketPages(
   now: Date,
   pageSize: number = STATS_PAGE_SIZE,
 ): AsyncGenerator<StatsTicketItem[], void, undefined> {
-  if (!Number.isInteger(pageSize) || pageSize < 1) throw new RangeError(`page size ${pageSize}`);
-  let after: Cursor | null = null;
-  for (;;) {
-    const rows = await selectStatsRows(db, scope, filters, now, after, pageSize);
-    if (rows.length > 0) yield rows.map(toItem);
-    const last = rows[rows.length - 1];
-    if (!last || rows.length < pageSize) return;
-    after = { createdAt: last.cursor_created_at, id: last.id };
-  }
+  for await (const rows of keysetPages(pageSize, (after) => selectStatsRows(db, scope, filters, now, after, pageSize))) yield rows.map(toItem);
+}
+
+// ─── CSV rows, dates written by Postgres ─────────────────────────────────────
+//
+// The streamed CSV spent most of its time writing two Paris dates a row with
+// date-fns (a time-zone lookup through Intl each). Here Postgres writes them
+// (to_char in the calendar's zone, from the tz database); the route builds
+// each line with the contract's own helpers (toCsvLine, statsCsvFlag).
+// command-api's sql-built-answers test holds the file equal to
+// toCsvLine(statsCsvRow(item)) over statsTicketPages, byte for byte, both
+// daylight-saving changes included.
+
+/** A ticket of the CSV export: an item whose two instants are already written as the file writes them. */
+export type StatsCsvItem = Omit<StatsTicketItem, 'created_at' | 'clos_at'> & {
+  /** created_at as formatStatsCsvDate writes it (STATS_CSV_DATE_FORMAT, Paris). */
+  cree_le: string;
+  /** clos_at likewise; '' while the ticket is open. */
+  cloture_le: string;
+};
+
+/** formatStatsCsvDate in SQL: 'dd/MM/yyyy HH:mm' (date-fns) is 'DD/MM/YYYY HH24:MI' (to_char). */
+function csvDateSql(instant: string, timeZoneParam: string): string {
+  return `COALESCE(to_char(${instant} AT TIME ZONE ${timeZoneParam}, 'DD/MM/YYYY HH24:MI'), '')`;
+}
+
+/**
+ * The same tickets as statsTicketPages, in the same pages, as CSV items.
+ * `now` is fixed for the whole export.
+ */
+export async function* statsCsvPages(
+  db: Queryable,
+  scope: AgenceScope,
+  filters: StatsTicketsFilters,
+  now: Date,
+  pageSize: number = STATS_PAGE_SIZE,
+): AsyncGenerator<StatsCsvItem[], void, undefined> {
+  const page = async (after: Cursor | null) => {
+    const selection = statsSelection(scope, filters, now, after);
+    if (selection === null) return [];
+    const { where, params } = selection;
+    params.push(CALENDAR_TIME_ZONE);
+    const timeZone = `$${params.length}::text`;
+    const { rows } = await db.query<StatsCsvItem & PageRow>(
+      `SELECT s.ticket_id AS id, t.num_chrono, t.client_nom, t.site_nom, t.installation_nom, t.technicien_prenom, t.technicien_nom,
+         ${csvDateSql('s.created_at', timeZone)} AS cree_le, ${csvDateSql('s.clos_at', timeZone)} AS cloture_le,
+         ${flagColumns('$1::timestamptz')}, ${INTERVENTIONS_COUNT} AS interventions_count,
+         s.created_at::text AS cursor_created_at
+       FROM ${STATS_FROM}
+       WHERE ${where}
+       ORDER BY ${STATS_ORDER}${limitClause(pageSize, params)}`,
+      params,
+    );
+    return rows;
+  };
+  yield* keysetPages(pageSize, page);
 }
 
 /**
