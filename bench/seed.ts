@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { ticketAgencyCode } from '@fsm/contracts';
-import { createBlobStore, createPostgresEventStore, parsePostgresPosition } from '@fsm/eventstore';
+import { createBlobStore, createPostgresEventStore, parsePostgresPosition, productPoolConfig } from '@fsm/eventstore';
 import { ProjectionRunner, readModelProjectors, RUNNER_SCHEMA } from '@fsm/projections';
 import { photoPng, signaturePng } from '../workers/src/reports/sample-images.js';
 import { adminDatabaseUrl, checkDatabaseName, databaseUrl, intOption, log, parseArgs, stringOption } from './lib/args.js';
@@ -73,7 +73,7 @@ async function recreateDatabase(adminUrl: string, database: string): Promise<voi
 
 /** Replays the whole log into fresh read models with the product's runner, printing progress. */
 export async function rebuildReadModels(url: string, say: (message: string) => void): Promise<{ seconds: number; events: number }> {
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  const pool = new pg.Pool(productPoolConfig(url, 4));
   pool.on('error', () => undefined);
   const store = createPostgresEventStore({ pool, applicationName: 'fsm-bench-rebuild' });
   const runner = new ProjectionRunner({ pool, store, projectors: readModelProjectors, standbyRetryMs: 500 });

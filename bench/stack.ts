@@ -12,7 +12,7 @@ import { Writable } from 'node:stream';
 import pg from 'pg';
 import pino from 'pino';
 import { parseEnv } from '@fsm/contracts';
-import { createPostgresEventStore } from '@fsm/eventstore';
+import { createPostgresEventStore, productPoolConfig } from '@fsm/eventstore';
 import { startApi, createRedisProbe } from '@fsm/command-api';
 import { startProjections } from '@fsm/projections';
 import { startWorkers } from '@fsm/workers';
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
   });
   const logger = pino({ level: 'info', name: 'fsm' }, sink);
 
-  const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: 20 });
+  const pool = new pg.Pool(productPoolConfig(env.DATABASE_URL, 20));
   const store = createPostgresEventStore({ pool });
   await store.migrate();
   const projections = await startProjections({ pool, store, logger: logger.child({ role: 'projections' }) });

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { productPoolConfig } from '@fsm/eventstore';
 import { BENCH_SCHEMA, benchDataDir, type SeedReport } from '../seed.js';
 import { databaseUrl } from '../lib/args.js';
 import { StackProcess } from '../lib/stack-process.js';
@@ -12,7 +13,7 @@ export interface BenchDatabase {
 
 export async function openBenchDatabase(database: string): Promise<BenchDatabase> {
   const url = databaseUrl(database);
-  const pool = new pg.Pool({ connectionString: url, max: 20 });
+  const pool = new pg.Pool(productPoolConfig(url, 20));
   pool.on('error', () => undefined);
   try {
     const { rows } = await pool.query<{ report: SeedReport }>(`SELECT report FROM ${BENCH_SCHEMA}.seed_report WHERE id = 1`);

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import pino from 'pino';
 import { parseEnv } from '@fsm/contracts';
-import { createEventStore } from '@fsm/eventstore';
+import { createEventStore, productPoolConfig } from '@fsm/eventstore';
 import { createRedisProbe } from './redis-probe.js';
 import { startApi } from './start-api.js';
 
@@ -9,7 +9,7 @@ import { startApi } from './start-api.js';
 async function main(): Promise<void> {
   const env = parseEnv(process.env);
   const logger = pino({ level: env.LOG_LEVEL, name: 'command-api' });
-  const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: 20 });
+  const pool = new pg.Pool(productPoolConfig(env.DATABASE_URL, 20));
   // An idle connection cut by Postgres (restart, failover, pg_terminate_backend) is an
   // 'error' event on the pool: without a listener Node kills the process. The pool
   // drops that client and opens a new one on the next query (docs/reliability.md §5).

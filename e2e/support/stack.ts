@@ -10,7 +10,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { parseEnv } from '@fsm/contracts';
-import { createEventStore } from '@fsm/eventstore';
+import { createEventStore, productPoolConfig } from '@fsm/eventstore';
 import { createTestDatabase, type TestDatabase } from '@fsm/eventstore/test-support';
 import { startApi, createRedisProbe } from '@fsm/command-api';
 import { startProjections } from '@fsm/projections';
@@ -149,7 +149,7 @@ export async function startStack(label: string): Promise<Stack> {
   });
   let stopped = false;
   const logger = pino({ level: env.LOG_LEVEL, name: 'fsm-e2e' });
-  const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: 20 });
+  const pool = new pg.Pool(productPoolConfig(env.DATABASE_URL, 20));
   // Idle clients killed by DROP DATABASE ... WITH (FORCE) must not crash the run.
   pool.on('error', (error) => {
     if (!stopped) logger.error({ err: error }, 'e2e pool error');

@@ -9,12 +9,12 @@
 import pg from 'pg';
 import pino from 'pino';
 import { parseEnv } from '@fsm/contracts';
-import { createPostgresEventStore } from '@fsm/eventstore';
+import { createPostgresEventStore, productPoolConfig } from '@fsm/eventstore';
 import { startWorkers } from '../../workers/src/start-workers.js';
 
 const env = parseEnv(process.env);
 const logger = pino({ level: env.LOG_LEVEL, name: 'workers' });
-const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: 6 });
+const pool = new pg.Pool(productPoolConfig(env.DATABASE_URL, 6));
 pool.on('error', () => undefined);
 const store = createPostgresEventStore({ pool, pollIntervalMs: 100 });
 await store.migrate();

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import pino from 'pino';
 import { EnvError, parseEnv } from '@fsm/contracts';
-import { createEventStore } from '@fsm/eventstore';
+import { createEventStore, productPoolConfig } from '@fsm/eventstore';
 import { startApi, createRedisProbe } from '@fsm/command-api';
 import { startProjections } from '@fsm/projections';
 import { startWorkers } from '@fsm/workers';
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   const redis = await ensureRedis(parsed.REDIS_URL, parsed.DATA_DIR, logger);
   const env = { ...parsed, DATABASE_URL: postgres.url, REDIS_URL: redis.url };
 
-  const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: 20 });
+  const pool = new pg.Pool(productPoolConfig(env.DATABASE_URL, 20));
   // An idle connection cut by Postgres (restart, failover) is an 'error' event on the pool:
   // without a listener Node kills the process. The pool reconnects on the next query.
   pool.on('error', (error) => logger.warn({ err: error }, 'Postgres : connexion inactive perdue'));

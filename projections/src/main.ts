@@ -1,14 +1,14 @@
 import pg from 'pg';
 import pino from 'pino';
 import { parseEnv } from '@fsm/contracts';
-import { createEventStore } from '@fsm/eventstore';
+import { createEventStore, productPoolConfig } from '@fsm/eventstore';
 import { startProjections } from './start-projections.js';
 
 /** The projections role alone (`npm start -w projections`). */
 async function main(): Promise<void> {
   const env = parseEnv(process.env);
   const logger = pino({ level: env.LOG_LEVEL, name: 'projections' });
-  const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: 4 });
+  const pool = new pg.Pool(productPoolConfig(env.DATABASE_URL, 4));
   // An idle connection cut by Postgres (restart, failover, pg_terminate_backend) is an
   // 'error' event on the pool: without a listener Node kills the process. The pool
   // drops that client and opens a new one on the next query (docs/reliability.md §5).

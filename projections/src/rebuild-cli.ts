@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { parseEnv } from '@fsm/contracts';
-import { createEventStore } from '@fsm/eventstore';
+import { createEventStore, productPoolConfig } from '@fsm/eventstore';
 import { readModelProjectors } from './read-models/index.js';
 import { ProjectionRunner, RUNNER_SCHEMA } from './runner.js';
 
@@ -11,7 +11,7 @@ import { ProjectionRunner, RUNNER_SCHEMA } from './runner.js';
  */
 async function main(): Promise<void> {
   const env = parseEnv(process.env);
-  const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: 4 });
+  const pool = new pg.Pool(productPoolConfig(env.DATABASE_URL, 4));
   const store = createEventStore({ EVENTSTORE_URL: env.EVENTSTORE_URL, DATABASE_URL: env.DATABASE_URL }, { pool });
   await store.migrate();
   const runner = new ProjectionRunner({ pool, store, projectors: readModelProjectors, standbyRetryMs: 500 });

@@ -2,3 +2,4 @@ export { createPostgresEventStore, type PostgresEventStore, type PostgresEventSt
 export { appendStatement } from './append-statement.js';
 export { formatPostgresPosition, parsePostgresPosition } from './positions.js';
 export { notificationChannel, schemaDdl } from './schema.js';
+export { productPoolConfig } from './pool-config.js';
