@@ -1,7 +1,8 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ClosedTicketsQuerySchema, TicketIdParamsSchema, TicketListSearchSchema, defaultClosedTicketsRange } from '@fsm/contracts';
-import { listInterventions, listOpenTickets, searchClosedTickets, type TicketView } from '@fsm/projections';
+import { closedTicketPages, listInterventions, listOpenTickets, type TicketView } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf, scopeOf } from '../../auth/principal.js';
 import { InterventionListAnswerSchema, TicketListAnswerSchema, TicketViewSchema } from './ticket-route-schemas.js';
@@ -16,6 +17,35 @@ import { staffOnly, ticketInScope } from './ticket-route-support.js';
  */
 function sendTicketList(reply: FastifyReply, tickets: TicketView[]): FastifyReply {
   return reply.type('application/json; charset=utf-8').send(JSON.stringify({ tickets }));
+}
+
+/**
+ * The same `{ tickets }` text, written a page at a time as the pages are
+ * read (closedTicketPages), so a year of closed tickets never sits whole in
+ * memory. The first page is read before answering: a failing query still
+ * gets the API's error answer instead of a cut stream.
+ */
+async function streamTicketList(reply: FastifyReply, pages: AsyncGenerator<TicketView[], void, undefined>): Promise<FastifyReply> {
+  const first = await pages.next();
+  async function* text(): AsyncGenerator<string> {
+    try {
+      yield '{"tickets":[';
+      let separator = '';
+      for (let page = first; !page.done; page = await pages.next()) {
+        let chunk = '';
+        for (const ticket of page.value) {
+          chunk += separator + JSON.stringify(ticket);
+          separator = ',';
+        }
+        yield chunk;
+      }
+      yield ']}';
+    } finally {
+      // A client that leaves mid-answer: end the read (its transaction and connection).
+      await pages.return(undefined);
+    }
+  }
+  return reply.type('application/json; charset=utf-8').send(Readable.from(text()));
 }
 
 /** Lists and details (spec §7). Staff only; every query is limited to the caller's scope. */
@@ -56,8 +86,7 @@ export async function ticketReadRoutes(app: FastifyInstance, deps: AppDeps): Pro
       const now = deps.clock();
       const query = request.query;
       const range = query.date_debut === undefined && query.date_fin === undefined ? defaultClosedTicketsRange(now) : {};
-      const tickets = await searchClosedTickets(deps.pool, scopeOf(principal), now, { ...query, ...range });
-      return sendTicketList(reply, tickets);
+      return streamTicketList(reply, closedTicketPages(deps.pool, scopeOf(principal), now, { ...query, ...range }));
     },
   );
 

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InterventionSchema, sortTicketsForList, TicketSchema, type TicketVisitReport } from '@fsm/contracts';
 import { createReadModelHarness, type ReadModelHarness } from '../../test-support/read-model-harness.js';
 import { ticketInterventionsProjector } from './ticket-interventions-projector.js';
 import { listInterventions } from './ticket-interventions-queries.js';
 import { ticketsProjector } from './tickets-projector.js';
-import { findTicket, findVisitSignatures, listOpenTickets, searchClosedTickets, ticketSummaryCounts } from './tickets-queries.js';
+import { closedTicketPages, findTicket, findVisitSignatures, listOpenTickets, searchClosedTickets, ticketSummaryCounts } from './tickets-queries.js';
 
 const projectors = [ticketsProjector, ticketInterventionsProjector];
 
@@ -331,6 +332,38 @@ describe('tickets read model', () => {
     expect(await ids({ client_id: randomUUID() })).toEqual([]);
     expect(await ids({ devis_attente: true })).toEqual([]);
     expect(await ticketSummaryCounts(h.pool, [agence], { date_debut: '2026-11-01', date_fin: '2026-11-10' })).toMatchObject({ clos: 2, ouvert: 1 });
+  });
+
+  it('streams the closed search in pages that add up to the whole answer, and frees the connection when the reader stops', async () => {
+    const agence = randomUUID();
+    for (let i = 0; i < 7; i++) {
+      const id = randomUUID();
+      await h.given(stream(id), [opened(id, { agenceId: agence, openedAt: `2026-11-1${i}T09:00:00.000Z` }), takenInCharge(), closed()]);
+    }
+    const whole = await searchClosedTickets(h.pool, [agence], now, {});
+    const pages: number[] = [];
+    const streamed = [];
+    for await (const page of closedTicketPages(h.pool, [agence], now, {}, 3)) {
+      pages.push(page.length);
+      streamed.push(...page);
+    }
+    expect(pages).toEqual([3, 3, 1]);
+    expect(streamed).toEqual(whole);
+    expect(whole).toHaveLength(7);
+
+    // A reader that leaves after the first page: the transaction is rolled back and the connection returned.
+    const single = new pg.Pool({ connectionString: h.db.url, max: 1 });
+    try {
+      for await (const page of closedTicketPages(single, [agence], now, {}, 3)) {
+        expect(page).toHaveLength(3);
+        break;
+      }
+      const { rows } = await single.query<{ idle: boolean }>(`SELECT now() = statement_timestamp() AS idle`);
+      expect(rows[0]!.idle).toBe(true); // not inside a leftover transaction
+      expect(single.totalCount - single.idleCount).toBe(0);
+    } finally {
+      await single.end();
+    }
   });
 
   it('shows each caller only the agencies in scope', async () => {

@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import { TICKET_TIME_ZONE, type ClosedTicketsQuery, type Ticket, type TicketSource, type TicketStatus } from '@fsm/contracts';
 import { scopeClause, type AgenceScope, type Queryable } from '../queryable.js';
 
@@ -311,6 +312,49 @@ export async function listOpenTickets(db: Queryable, scope: AgenceScope, now: Da
 /** Closed tickets in scope matching every given filter, newest request first. */
 export async function searchClosedTickets(db: Queryable, scope: AgenceScope, now: Date, filters: ClosedTicketFilters): Promise<TicketView[]> {
   return selectTickets(db, closedSelection(scope, filters), now);
+}
+
+/** Tickets per fetch when a closed search is streamed. */
+export const CLOSED_TICKETS_PAGE_SIZE = 2_000;
+
+/**
+ * The closed search a page at a time, for an answer streamed as it is read:
+ * a year of an agency at 1M tickets is 60,000 tickets and 96 MB of JSON, and
+ * holding it whole took the API process from 270 MB to 1 GB. One snapshot
+ * (a read-only repeatable-read transaction and a cursor on one connection),
+ * so the pages are exactly what `searchClosedTickets` returns. Stopping the
+ * iteration early (the client went away) rolls back and frees the connection.
+ */
+export async function* closedTicketPages(
+  pool: Pick<pg.Pool, 'connect'>,
+  scope: AgenceScope,
+  now: Date,
+  filters: ClosedTicketFilters,
+  pageSize: number = CLOSED_TICKETS_PAGE_SIZE,
+): AsyncGenerator<TicketView[], void, undefined> {
+  const selection = closedSelection(scope, filters);
+  if (selection === null) return;
+  const client = await pool.connect();
+  let finished = false;
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const params = [...selection.params, now];
+    await client.query(
+      `DECLARE closed_tickets NO SCROLL CURSOR FOR
+       SELECT ${answerColumns(`$${params.length}::timestamptz`)} FROM rm.tickets t WHERE ${selection.where} ORDER BY ${selection.order}`,
+      params,
+    );
+    for (;;) {
+      const { rows } = await client.query<TicketView>(`FETCH ${pageSize} FROM closed_tickets`);
+      if (rows.length > 0) yield rows.map(answerTicket);
+      if (rows.length < pageSize) break;
+    }
+    await client.query('COMMIT');
+    finished = true;
+  } finally {
+    if (!finished) await client.query('ROLLBACK').catch(() => undefined);
+    client.release();
+  }
 }
 
 /** One ticket, or null when it does not exist or is outside the caller's scope. */
