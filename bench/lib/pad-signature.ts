@@ -1,4 +1,5 @@
 import { deflateSync } from 'node:zlib';
+import { pngChunk as chunk } from '../../workers/src/reports/sample-images.js';
 
 /*
  * A signature as the close wizard's pad sends it: an 8-bit RGBA PNG, opaque
@@ -7,27 +8,6 @@ import { deflateSync } from 'node:zlib';
  * without decoding; real ones cost a decode and a re-encode per render, so the
  * reports scenario also times renders with these.
  */
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(bytes: Buffer): number {
-  let crc = 0xffffffff;
-  for (const byte of bytes) crc = CRC_TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
 
 export function padSignaturePng(seed = 1, width = 1074, height = 480): Buffer {
   const stride = width * 4 + 1;
