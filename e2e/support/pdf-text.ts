@@ -30,7 +30,9 @@ export function pdfText(pdf: Buffer): string {
       }
       parts.push(text);
     }
-    streamRe.lastIndex = end;
+    // Past the keyword: 'endstream\n' itself ends in 'stream\n', which would
+    // otherwise be taken for the next stream's start and make the walk skip one.
+    streamRe.lastIndex = end + 'endstream'.length;
   }
   // WinAnsi's typographic quotes sit where latin1 has C1 controls.
   return parts.join(' ').replace(/\u0092/g, '’').replace(/\u0091/g, '‘').replace(/\u0093/g, '“').replace(/\u0094/g, '”');
