@@ -73,6 +73,8 @@ export class ProjectionRunner extends EventEmitter {
   private lastPosition: Position | null = null;
   private caughtUpOnce = false;
   private rebuilding = false;
+  /** Set by a reset: the replayed tables get fresh planner statistics once caught up. */
+  private analyzeWhenCaughtUp = false;
   private rebuildCheckTimer: NodeJS.Timeout | undefined;
   /** Serialises work on the lock session (batches, rebuilds): one transaction at a time. */
   private sessionQueue: Promise<unknown> = Promise.resolve();
@@ -274,6 +276,7 @@ export class ProjectionRunner extends EventEmitter {
     if (row.rebuild_requested || !sameVersions(row.versions, this.versions)) {
       this.logger.info({ runner: this.name, stored: row.versions, wanted: this.versions }, 'projections: rebuilding read models');
       await this.resetReadModels(client);
+      this.analyzeWhenCaughtUp = true;
       return null;
     }
     return row.position;
@@ -309,10 +312,34 @@ export class ProjectionRunner extends EventEmitter {
       onBatch: (batch) => this.applyBatch(batch),
       onCaughtUp: () => {
         this.caughtUpOnce = true;
+        if (this.analyzeWhenCaughtUp) {
+          this.analyzeWhenCaughtUp = false;
+          void this.analyzeReadModels();
+        }
         this.emit('caughtUp', this.lastPosition);
       },
       onError: (error) => this.logger.warn({ err: error }, 'projections: subscription error, retrying'),
     });
+  }
+
+  /**
+   * ANALYZE every read-model table after a rebuild. Autovacuum analyzed them
+   * at some point of the replay, when most tickets were still open: at 1M
+   * tickets the planner then expected 475,000 open tickets instead of 2,000
+   * and scanned the whole table for the open list (8 ms became 360 ms) until
+   * it analyzed again. Outside the batch transactions; reads and writes go on.
+   */
+  private async analyzeReadModels(): Promise<void> {
+    try {
+      const { rows } = await this.pool.query<{ name: string }>(
+        `SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables WHERE schemaname = $1 ORDER BY tablename`,
+        [READ_MODEL_SCHEMA],
+      );
+      for (const { name } of rows) await this.pool.query(`ANALYZE ${name}`);
+      this.logger.info({ runner: this.name, tables: rows.length }, 'projections: read models analyzed after the rebuild');
+    } catch (error) {
+      this.logger.warn({ err: error }, 'projections: ANALYZE after the rebuild failed (autovacuum will do it later)');
+    }
   }
 
   private exclusive<T>(work: () => Promise<T>): Promise<T> {

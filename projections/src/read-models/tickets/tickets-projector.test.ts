@@ -443,5 +443,16 @@ describe('tickets read model', () => {
       await h.rebuild();
       expect(await snapshot()).toEqual(before);
     });
+
+    it('analyzes the replayed tables once the rebuild has caught up, so the planner knows how many tickets are open', async () => {
+      const analyzed = async () =>
+        (await h.pool.query<{ relname: string }>(`SELECT relname FROM pg_stat_user_tables WHERE schemaname = 'rm' AND last_analyze IS NOT NULL`)).rows.map(
+          (row) => row.relname,
+        );
+      await h.rebuild();
+      const deadline = Date.now() + 15_000;
+      while (!(await analyzed()).includes('tickets') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await analyzed()).toEqual(expect.arrayContaining(['tickets', 'ticket_interventions']));
+    });
   });
 });
