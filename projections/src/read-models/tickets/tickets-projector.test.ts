@@ -444,9 +444,9 @@ describe('tickets read model', () => {
       expect(await snapshot()).toEqual(before);
     });
 
-    it('analyzes the replayed tables once the rebuild has caught up, so the planner knows how many tickets are open', async () => {
+    it('vacuums and analyzes the replayed tables once the rebuild has caught up, so the planner knows how many tickets are open', async () => {
       const analyzed = async () =>
-        (await h.pool.query<{ relname: string }>(`SELECT relname FROM pg_stat_user_tables WHERE schemaname = 'rm' AND last_analyze IS NOT NULL`)).rows.map(
+        (await h.pool.query<{ relname: string }>(`SELECT relname FROM pg_stat_user_tables WHERE schemaname = 'rm' AND last_analyze IS NOT NULL AND last_vacuum IS NOT NULL`)).rows.map(
           (row) => row.relname,
         );
       await h.rebuild();
