@@ -28,7 +28,9 @@ export const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 84
 export const DESKTOP: BrowserContextOptions = { viewport: { width: 1440, height: 900 } };
 
 export async function newContext(browser: Browser, baseUrl: string, options: BrowserContextOptions = DESKTOP): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL: baseUrl, locale: 'fr-FR', timezoneId: 'Europe/Paris', ...options });
+  // Reduced motion (the product honours it, base.css): axe measuring contrast
+  // while a toast fades in sees a half-transparent green and reports it.
+  const context = await browser.newContext({ baseURL: baseUrl, locale: 'fr-FR', timezoneId: 'Europe/Paris', reducedMotion: 'reduce', ...options });
   context.setDefaultTimeout(15_000);
   return context;
 }
