@@ -57,6 +57,19 @@ export function toStatsCsv(items: readonly StatsTicketItem[], options: { timeZon
  * instead of building it whole with toStatsCsv.
  */
 export function statsCsvRow(item: StatsTicketItem, timeZone: string = CALENDAR_TIME_ZONE): (string | number | null)[] {
+  return statsCsvCells(item, formatStatsCsvDate(item.created_at, timeZone), formatStatsCsvDate(item.clos_at, timeZone));
+}
+
+/**
+ * The cells of a row, its two dates already written as the file writes them
+ * (by formatStatsCsvDate, or by Postgres for the streamed export): the one
+ * place that knows the columns' order.
+ */
+export function statsCsvCells(
+  item: Omit<StatsTicketItem, 'created_at' | 'clos_at'>,
+  creeLe: string,
+  clotureLe: string,
+): (string | number | null)[] {
   return [
     item.id,
     item.num_chrono,
@@ -64,8 +77,8 @@ export function statsCsvRow(item: StatsTicketItem, timeZone: string = CALENDAR_T
     item.site_nom,
     item.installation_nom,
     [item.technicien_prenom, item.technicien_nom].filter(Boolean).join(' '),
-    formatStatsCsvDate(item.created_at, timeZone),
-    formatStatsCsvDate(item.clos_at, timeZone),
+    creeLe,
+    clotureLe,
     statsCsvFlag(item.sla_ok),
     statsCsvFlag(item.devis_ok),
     item.interventions_count,

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   CSV_BOM,
@@ -7,15 +7,16 @@ import {
   STATS_CSV_HEADER,
   defaultStatsWindow,
   statsCsvFileName,
-  statsCsvFlag,
+  statsCsvCells,
   statsTicketsQuerySchema,
   statsTicketsResponseSchema,
   toCsvLine,
   type StatsTicketsQuery,
 } from '@fsm/contracts';
-import { statsCsvPages, statsTickets, type StatsCsvItem, type StatsTicketsAnswer, type StatsTicketsFilters } from '@fsm/projections';
+import { statsCsvPages, statsTickets, type StatsCsvItem, type StatsTicketsFilters } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf } from '../../auth/principal.js';
+import { sendJsonText } from '../../http/json-text.js';
 import { statsScopeOf } from './stats-scope.js';
 
 /** Missing dates take the default window (29 days before today through today, Paris). */
@@ -25,15 +26,9 @@ function filtersOf(query: StatsTicketsQuery, now: Date): StatsTicketsFilters {
   return { from: query.from ?? window.from, to: query.to ?? window.to, metier_id: query.metier_id };
 }
 
-/**
- * toCsvLine(statsCsvRow(item)), the dates already written by Postgres
- * (statsCsvPages): the same cells in the same order, escaped by the same
- * helper. The sql-built-answers test holds the two files equal.
- */
+/** toCsvLine(statsCsvRow(item)), the dates already written by Postgres (statsCsvPages). */
 function csvLine(item: StatsCsvItem): string {
-  const technicien = [item.technicien_prenom, item.technicien_nom].filter(Boolean).join(' ');
-  const cells = [item.id, item.num_chrono, item.client_nom, item.site_nom, item.installation_nom, technicien];
-  return toCsvLine([...cells, item.cree_le, item.cloture_le, statsCsvFlag(item.sla_ok), statsCsvFlag(item.devis_ok), item.interventions_count]) + CSV_LINE_END;
+  return toCsvLine(statsCsvCells(item, item.cree_le, item.cloture_le)) + CSV_LINE_END;
 }
 
 /**
@@ -49,17 +44,6 @@ async function* csvChunks(first: IteratorResult<StatsCsvItem[], void>, pages: As
   for (let next = await pages.next(); !next.done; next = await pages.next()) yield Buffer.from(next.value.map(csvLine).join(''), 'utf8');
 }
 
-/**
- * Sends the answer stringified here: the items come from Postgres already in
- * the answer's shape (statsTickets), and a string with a JSON content type
- * is sent as it is, so the response schema, kept on the route for the API
- * reference, is not run over every item. The sql-built-answers test holds
- * the text equal to what it wrote.
- */
-function sendJson(reply: FastifyReply, answer: StatsTicketsAnswer): FastifyReply {
-  return reply.type('application/json; charset=utf-8').send(JSON.stringify(answer));
-}
-
 /** GET /api/stats/tickets and its CSV export (management spec §2 Statistiques, §7, §9). */
 export async function statsTicketsRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const typed = app.withTypeProvider<ZodTypeProvider>();
@@ -70,7 +54,7 @@ export async function statsTicketsRoutes(app: FastifyInstance, deps: AppDeps): P
     async (request, reply) => {
       const scope = statsScopeOf(principalOf(request), request.query.agence_id);
       const now = deps.clock();
-      return sendJson(reply, await statsTickets(deps.pool, scope, filtersOf(request.query, now), now));
+      return sendJsonText(reply, await statsTickets(deps.pool, scope, filtersOf(request.query, now), now));
     },
   );
 

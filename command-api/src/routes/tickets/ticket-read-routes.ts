@@ -5,19 +5,9 @@ import { ClosedTicketsQuerySchema, TicketIdParamsSchema, TicketListSearchSchema,
 import { closedTicketPages, listInterventions, listOpenTickets, type TicketView } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf, scopeOf } from '../../auth/principal.js';
+import { sendJsonText } from '../../http/json-text.js';
 import { InterventionListAnswerSchema, TicketListAnswerSchema, TicketViewSchema } from './ticket-route-schemas.js';
 import { staffOnly, ticketInScope } from './ticket-route-support.js';
-
-/**
- * A list answer `{ tickets }`, stringified here. The tickets come from
- * Postgres already in the answer's shape (listOpenTickets), and a string
- * with a JSON content type is sent as it is: the zod response schema, kept
- * on the route for the API reference, is not run over thousands of tickets.
- * The sql-built-answers test holds the text equal to what it wrote.
- */
-function sendTicketList(reply: FastifyReply, tickets: TicketView[]): FastifyReply {
-  return reply.type('application/json; charset=utf-8').send(JSON.stringify({ tickets }));
-}
 
 /**
  * The same `{ tickets }` text, written a page at a time as the pages are
@@ -70,7 +60,7 @@ export async function ticketReadRoutes(app: FastifyInstance, deps: AppDeps): Pro
         ...(urgent === undefined ? {} : { urgent }),
         ...(devis_attente === undefined ? {} : { devis_attente }),
       });
-      return sendTicketList(reply, tickets);
+      return sendJsonText(reply, { tickets });
     },
   );
 
