@@ -14,8 +14,12 @@ import { createQueues } from './queues.js';
 import { reportReactions } from './reactions.js';
 import { Reactor, type Reaction } from './reactor.js';
 import { reportsProcessor } from './reports/report-processor.js';
-import { createThreadRenderer, type ReportRenderer } from './reports/report-renderer.js';
+import { createThreadRenderer, type ReportRenderer, type ThreadRendererOptions } from './reports/report-renderer.js';
 import { previewsProcessor } from './reports/template-preview.js';
+
+/** Reports rendered at once, each in its own thread: one heavy template does not hold every agency's reports. */
+const REPORT_CONCURRENCY = 2;
+const PREVIEW_CONCURRENCY = 1;
 
 /** What turns events into jobs: reports (on a close, a re-intervention or a request) and their e-mails. */
 export const reactions: readonly Reaction[] = [...reportReactions, ...exportReactions];
@@ -35,7 +39,12 @@ export interface StartWorkersOptions {
   queuePrefix?: string;
   /** Defaults to `<DATA_DIR>/files`, the API's store. */
   blobs?: BlobStore;
+  /** Renders reports (default: two threads, one per report job running at once). */
   renderer?: ReportRenderer;
+  /** Renders template previews, apart from reports (default: one thread). */
+  previewRenderer?: ReportRenderer;
+  /** Budgets of the default renderers' threads (tests shorten them). */
+  renderLimits?: Pick<ThreadRendererOptions, 'timeoutMs' | 'maxHeapMb'>;
   mailer?: Mailer;
   /** Start the reactor too (default true); queue workers always start. */
   reactor?: boolean;
@@ -51,15 +60,19 @@ export interface StartWorkersOptions {
 /**
  * The workers role: one BullMQ worker per queue ('reports', 'emails', 'exports',
  * 'previews'), PDF
- * rendering in a worker thread, and the reactor feeding the queues from the
- * log. `close()` lets running jobs finish, then stops everything (SIGTERM).
+ * rendering in worker threads (reports and previews apart), and the reactor
+ * feeding the queues from the log. `close()` lets running jobs finish, then stops everything (SIGTERM).
  */
 export async function startWorkers(options: StartWorkersOptions): Promise<RunningWorkers> {
   const { env, pool, store, logger } = options;
   const prefix = options.queuePrefix ?? 'fsm';
   const clock = options.clock ?? (() => new Date());
   const blobs = options.blobs ?? createBlobStore(join(env.DATA_DIR, 'files'));
-  const renderer = options.renderer ?? createThreadRenderer();
+  const log = logger.child({ role: 'workers' });
+  const onThreadStopped: ThreadRendererOptions['onThreadStopped'] = ({ threadId, reason, error }) =>
+    log.warn({ threadId, reason, err: error }, 'render thread stopped in the middle of a render');
+  const renderer = options.renderer ?? createThreadRenderer({ ...options.renderLimits, threads: REPORT_CONCURRENCY, onThreadStopped });
+  const previewRenderer = options.previewRenderer ?? createThreadRenderer({ ...options.renderLimits, threads: PREVIEW_CONCURRENCY, onThreadStopped });
   const mailer = options.mailer ?? createMailer({ smtpUrl: env.SMTP_URL, outboxDir: join(env.DATA_DIR, 'outbox'), from: env.MAIL_FROM });
   await migrateSentMails(pool);
   await migrateExportProgress(pool);
@@ -73,14 +86,13 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Runnin
     ...(options.stalledIntervalMs !== undefined ? { stalledInterval: options.stalledIntervalMs } : {}),
   };
   const workers = [
-    new Worker('reports', reportsProcessor({ pool, store, blobs, renderer, clock }), { ...common, concurrency: 2 }),
+    new Worker('reports', reportsProcessor({ pool, store, blobs, renderer, clock }), { ...common, concurrency: REPORT_CONCURRENCY }),
     new Worker('emails', emailsProcessor({ pool, store, blobs, mailer, clock }), { ...common, concurrency: 4 }),
     // CSV exports (docs/exports.md): one at a time, they page through the read models.
     new Worker('exports', exportsProcessor({ pool, store, blobs, clock }), { ...common, concurrency: 1 }),
-    // The template builder's 'Preview A4': the API waits for the PDF (same renderer thread as reports).
-    new Worker(TEMPLATE_PREVIEW_QUEUE, previewsProcessor({ renderer }), { ...common, concurrency: 1 }),
+    // The template builder's 'Preview A4': the API waits for the PDF; its own render thread, so a heavy preview never delays a report.
+    new Worker(TEMPLATE_PREVIEW_QUEUE, previewsProcessor({ renderer: previewRenderer, clock }), { ...common, concurrency: PREVIEW_CONCURRENCY }),
   ];
-  const log = logger.child({ role: 'workers' });
   for (const worker of workers) {
     worker.on('failed', (job, error) => log.warn({ queue: worker.name, job: job?.id, attempts: job?.attemptsMade, err: error }, 'job failed'));
     worker.on('error', (error) => log.error({ queue: worker.name, err: error }, 'worker error'));
@@ -107,7 +119,7 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Runnin
       closing ??= (async () => {
         await reactor?.stop();
         await Promise.all(workers.map((worker) => worker.close()));
-        await renderer.close();
+        await Promise.all([renderer.close(), previewRenderer.close()]);
         await mailer.close();
         await queues.close();
       })();

@@ -1,9 +1,13 @@
 import { createHash } from 'node:crypto';
-import { afterAll, describe, expect, it } from 'vitest';
+import { createRequire } from 'node:module';
+import { deflateSync } from 'node:zlib';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { craftedJpeg, craftedPng } from '@fsm/contracts/test-support';
 import { fillReportTemplate } from '../src/reports/load-report.js';
 import { renderReportPdf } from '../src/reports/pdf-render.js';
-import { REPORT_IMAGE_KEYS } from '../src/reports/report-facts.js';
-import { createThreadRenderer } from '../src/reports/report-renderer.js';
+import { IMAGE_TOO_LARGE_TEXT, REPORT_IMAGE_KEYS } from '../src/reports/report-facts.js';
+import { RenderStoppedError, createThreadRenderer, type ThreadRendererOptions } from '../src/reports/report-renderer.js';
+import { pngChunk } from '../src/reports/sample-images.js';
 import { pdfText } from './support/pdf-text.js';
 import { signaturePng } from './support/png.js';
 import { sampleReportFacts } from './support/report-fixture.js';
@@ -146,4 +150,139 @@ describe('render thread', () => {
     expect(sha256(fromThread.pdf)).toBe(sha256(inProcess.pdf));
     expect(ticks).toBeGreaterThan(0);
   });
+});
+
+/*
+ * Issue 17: hostile images and heavy templates never stall reports. pdfkit
+ * decodes a PNG with alpha whole, in JavaScript (png-js): the class pdfmake's
+ * pdfkit loaded is spied on, to see what was decoded and what was not.
+ */
+const PngJs = createRequire(createRequire(import.meta.url).resolve('pdfkit'))('png-js') as { prototype: { decodePixels(...args: unknown[]): unknown } };
+
+/** A real, half-transparent RGBA PNG: pdfkit must decode it to split its alpha out. */
+function translucentPng(width: number, height: number): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8;
+  header[9] = 6;
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 4, 0x80)]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(Buffer.concat(Array.from({ length: height }, () => row)))),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+const placeholders = (text: string) => text.replace(/\s+/g, ' ').split(IMAGE_TOO_LARGE_TEXT).length - 1;
+
+describe('images over the budget', () => {
+  const decodePixels = vi.spyOn(PngJs.prototype, 'decodePixels');
+  afterEach(() => decodePixels.mockClear());
+  afterAll(() => decodePixels.mockRestore());
+
+  it('(the spy sees pdfkit decode a translucent signature within the budget)', async () => {
+    const facts = sampleReportFacts();
+    facts.signatures.client = { ...facts.signatures.client, image: new Uint8Array(translucentPng(120, 40)) };
+    const { pdf } = await renderReportPdf({ facts, templateHtml: null });
+    expect(decodePixels).toHaveBeenCalledTimes(1);
+    expect(pdf.toString('latin1').match(/\/Subtype \/Image/g)?.length).toBe(4); // photo, two signatures, the soft mask
+  });
+
+  it('prints a placeholder, never decoding them, for a photo and signatures whose headers declare too much', async () => {
+    const facts = sampleReportFacts({ photo: new Uint8Array(craftedPng(12_000, 12_000)) });
+    facts.signatures.client = { ...facts.signatures.client, image: new Uint8Array(craftedJpeg(12_000, 12_000)) };
+    // 20 Mpx RGBA: within what the API takes, but 80 MB of pixels for pdfkit to decode.
+    facts.signatures.technicien = { ...facts.signatures.technicien, image: new Uint8Array(craftedPng(5000, 4000)) };
+    const { pdf, templateFallback } = await renderReportPdf({ facts, templateHtml: null });
+    expect(templateFallback).toBeNull();
+    const text = pdfText(pdf);
+    expect(placeholders(text)).toBe(3);
+    expect(text).toContain('Photo jointe à la demande');
+    expect(text).toContain('Signé par : Claire Martin');
+    expect(text).toContain('Signé par : Paul Durand');
+    expect(pdf.toString('latin1')).not.toContain('/Subtype /Image');
+    expect(decodePixels).not.toHaveBeenCalled();
+  });
+
+  it('embeds an opaque PNG of the same size as is: pdfkit copies it undecoded', async () => {
+    const facts = sampleReportFacts({ photo: new Uint8Array(craftedPng(5000, 4000, { colorType: 2 })) });
+    const { pdf } = await renderReportPdf({ facts, templateHtml: null });
+    expect(pdf.toString('latin1')).toContain('/Width 5000');
+    expect(placeholders(pdfText(pdf))).toBe(0);
+    expect(decodePixels).not.toHaveBeenCalled();
+  });
+
+  it('does the same in an agency template, for the photo variable and an inline image', async () => {
+    const facts = sampleReportFacts({ photo: new Uint8Array(craftedPng(12_000, 12_000)) });
+    const html = fillReportTemplate(
+      `<p>Photo : {{ticket.photo}}</p><p>Logo : <img src="data:image/png;base64,${craftedPng(20_000, 400).toString('base64')}"></p><p>{{signature.technicien}}</p>`,
+      { 'ticket.photo': REPORT_IMAGE_KEYS.photo, 'signature.technicien': REPORT_IMAGE_KEYS.signatureTechnicien },
+    );
+    const { pdf, templateFallback } = await renderReportPdf({ facts, templateHtml: html });
+    expect(templateFallback).toBeNull();
+    const text = pdfText(pdf);
+    expect(placeholders(text)).toBe(2);
+    expect(text).toContain('Signé par : Paul Durand');
+    // The technician's signature (within the budget) only.
+    expect(pdf.toString('latin1').match(/\/Subtype \/Image/g)?.length).toBe(1);
+    expect(decodePixels).not.toHaveBeenCalled();
+  });
+});
+
+describe('render thread limits', () => {
+  // ~1 MB of table rows, the largest template content the API takes: a 250-page PDF, seconds of work, ~500 MB of heap.
+  const heavy = `<table>${'<tr><td>Détecteur optique</td><td>Chambre 214</td><td>OK</td><td>Remplacé</td></tr>'.repeat(12_000)}</table>`;
+  const renderers: { close(): Promise<void> }[] = [];
+  afterAll(() => Promise.all(renderers.map((renderer) => renderer.close())));
+  const limited = (options: ThreadRendererOptions) => {
+    const stopped: string[] = [];
+    const renderer = createThreadRenderer({ ...options, onThreadStopped: ({ reason }) => stopped.push(reason) });
+    renderers.push(renderer);
+    return { renderer, stopped };
+  };
+  const report = () => ({ facts: sampleReportFacts(), templateHtml: null });
+
+  it('terminates a render over its time budget, while the other thread goes on; the next render gets a new thread', async () => {
+    const { renderer, stopped } = limited({ timeoutMs: 2_000, threads: 2 });
+    const finished: string[] = [];
+    const [error, quick] = await Promise.all([
+      renderer.render({ facts: sampleReportFacts(), templateHtml: heavy }).then(
+        () => finished.push('heavy'),
+        (caught: unknown) => (finished.push('heavy stopped'), caught),
+      ),
+      renderer.render(report()).then((rendered) => (finished.push('report'), rendered)),
+    ]);
+    expect(finished).toEqual(['report', 'heavy stopped']);
+    expect(quick.pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(error).toBeInstanceOf(RenderStoppedError);
+    expect((error as RenderStoppedError).reason).toBe('timeout');
+    expect((error as Error).message).toBe('Rendu interrompu : plus de 2 s de calcul.');
+    expect(stopped).toEqual(['timeout']);
+    for (let i = 0; i < 3; i++) expect(pdfText((await renderer.render(report())).pdf)).toContain("RAPPORT D'INTERVENTION");
+    expect(stopped).toEqual(['timeout']);
+  }, 60_000);
+
+  it('stops a thread that goes over its heap; the next render gets a new one', async () => {
+    const { renderer, stopped } = limited({ maxHeapMb: 96 });
+    const error = await renderer.render({ facts: sampleReportFacts(), templateHtml: heavy }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RenderStoppedError);
+    expect((error as Error).message).toBe('Rendu interrompu : plus de 96 Mo de mémoire.');
+    expect(stopped).toEqual(['memory']);
+    expect(pdfText((await renderer.render(report())).pdf)).toContain("RAPPORT D'INTERVENTION");
+  }, 60_000);
+
+  it('stops a render its caller gave up on', async () => {
+    const { renderer, stopped } = limited({});
+    await renderer.render(report()); // the thread is up: the next render starts at once
+    const caller = new AbortController();
+    const pending = renderer.render({ facts: sampleReportFacts(), templateHtml: heavy }, { signal: caller.signal });
+    setTimeout(() => caller.abort(), 300);
+    const error = await pending.catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RenderStoppedError);
+    expect((error as RenderStoppedError).reason).toBe('cancelled');
+    expect(stopped).toEqual(['cancelled']);
+    expect(pdfText((await renderer.render(report())).pdf)).toContain("RAPPORT D'INTERVENTION");
+  }, 60_000);
 });

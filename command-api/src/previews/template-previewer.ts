@@ -36,7 +36,8 @@ interface Connection {
  * Request/reply over the 'previews' queue: the API adds a job and waits for
  * its 'completed' event (QueueEvents). The connection is opened on the first
  * preview, so an API that never previews never holds one. A job nobody took
- * in time is removed: nobody is waiting for it any more.
+ * in time is removed, and one being rendered is stopped by the workers at the
+ * same deadline: nobody is waiting for it any more.
  */
 export function createBullPreviewer(options: BullPreviewerOptions): TemplatePreviewer {
   const timeoutMs = options.timeoutMs ?? TEMPLATE_PREVIEW_TIMEOUT_MS;
@@ -85,12 +86,14 @@ export function createBullPreviewer(options: BullPreviewerOptions): TemplatePrev
 
   return {
     async render(job) {
+      // The workers stop rendering when this stops waiting (the job carries the moment).
+      const deadlineAt = Date.now() + timeoutMs;
       const { queue, listener } = start();
       let jobId: string | undefined;
       const work = (async () => {
         try {
           const events = await listener;
-          const added = await queue.add(TEMPLATE_PREVIEW_JOB, job, { jobId: `preview-${randomUUID()}` });
+          const added = await queue.add(TEMPLATE_PREVIEW_JOB, { ...job, deadlineAt }, { jobId: `preview-${randomUUID()}` });
           jobId = added.id;
           return templatePreviewResultSchema.parse(await added.waitUntilFinished(events, timeoutMs));
         } catch (error) {

@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TICKET_MESSAGES as M } from '@fsm/contracts';
+import { TICKET_MESSAGES as M, imageTooLargeMessage } from '@fsm/contracts';
+import { craftedHeif, craftedJpeg, craftedPng, craftedWebp } from '@fsm/contracts/test-support';
 import { INVALID_FILENAME, INVALID_FORM, PHOTO_TOO_LARGE } from '../../src/files/uploads.js';
 import { createApiHarness, type ApiHarness, type TestUser } from '../../src/test-support/api-harness.js';
 import { eventStoreState, storedFiles } from './state-snapshot.js';
-import { PNG_BYTES, createQrCode, createWorld, requester, solvedCaptcha, type World } from '../tickets-fixtures.js';
+import { PNG_BYTES, createQrCode, createWorld, openTicketId, requester, solvedCaptcha, ticketStream, visitBody, type World } from '../tickets-fixtures.js';
 
 /*
  * Item 8 of issue 12: hostile uploads on both routes that take a photo (the
@@ -66,6 +68,17 @@ const pngTextChunk = (() => {
   return Buffer.concat([PNG_BYTES.subarray(0, iend), chunk, PNG_BYTES.subarray(iend)]);
 })();
 
+const OVERSIZED: { label: string; bytes: Buffer; type: string }[] = [
+  { label: '12000×12000 PNG', bytes: craftedPng(12_000, 12_000), type: 'image/png' },
+  { label: '12000×12000 JPEG', bytes: craftedJpeg(12_000, 12_000), type: 'image/jpeg' },
+  { label: '12000×12000 progressive JPEG after 60 KB of EXIF', bytes: craftedJpeg(12_000, 12_000, { sof: 0xc2, exifBytes: 60_000 }), type: 'image/jpeg' },
+  { label: '12000×12000 WebP', bytes: craftedWebp(12_000, 12_000, 'VP8X'), type: 'image/webp' },
+  { label: '16383×16383 lossless WebP', bytes: craftedWebp(16_383, 16_383, 'VP8L'), type: 'image/webp' },
+  { label: '12000×12000 HEIC', bytes: craftedHeif(12_000, 12_000, 'heic'), type: 'image/heic' },
+  { label: '12000×12000 AVIF', bytes: craftedHeif(12_000, 12_000, 'avif'), type: 'image/avif' },
+  { label: '20000×400 PNG strip', bytes: craftedPng(20_000, 400), type: 'image/png' },
+];
+
 const HOSTILE: { label: string; parts: () => Part[]; rename?: [string, string]; error: string; statuses?: number[] }[] = [
   { label: 'wrong magic bytes (a shell script named .png)', parts: () => [{ bytes: Buffer.from('#!/bin/sh\nrm -rf /\n'), filename: 'photo.png' }], error: M.notAnImage },
   { label: 'a PDF sent as image/jpeg', parts: () => [{ bytes: Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\n%%EOF'), filename: 'photo.jpg', type: 'image/jpeg' }], error: M.notAnImage },
@@ -82,6 +95,12 @@ const HOSTILE: { label: string; parts: () => Part[]; rename?: [string, string]; 
   { label: "a filename with '..\\'", parts: () => [{ bytes: PNG_BYTES, filename: 'photo.png' }], rename: ['photo.png', '..\\..\\windows\\photo.png'], error: INVALID_FILENAME },
   { label: 'an absolute filename', parts: () => [{ bytes: PNG_BYTES, filename: 'photo.png' }], rename: ['photo.png', '/var/lib/fsm/files/photo.png'], error: INVALID_FILENAME },
   { label: "a filename that is '..'", parts: () => [{ bytes: PNG_BYTES, filename: 'photo.png' }], rename: ['photo.png', '..'], error: INVALID_FILENAME },
+  // Issue 17: small files whose headers declare more pixels than any phone takes, refused before anything decodes them.
+  ...OVERSIZED.map(({ label, bytes, type }) => {
+    const [width, height] = label.split(' ')[0]!.split('×').map(Number) as [number, number];
+    return { label: `a ${label} (${bytes.length} bytes)`, parts: () => [{ bytes, filename: `photo.${type.split('/')[1]}`, type }], error: imageTooLargeMessage({ width, height }) };
+  }),
+  { label: 'a JPEG whose frame header cannot be found', parts: () => [{ bytes: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x01, 0x01]), Buffer.alloc(4096, 1)]), filename: 'photo.jpg', type: 'image/jpeg' }], error: M.notAnImage },
 ];
 
 beforeAll(async () => {
@@ -112,6 +131,16 @@ describe.each([
     expect(await eventStoreState(h)).toBe(head);
   }, 60_000);
 
+  it.each([
+    ['48 Mpx iPhone HEIC', craftedHeif(8064, 6048, 'heic'), 'image/heic', 'heic'],
+    ['50 Mpx Android JPEG', craftedJpeg(8160, 6144, { exifBytes: 30_000 }), 'image/jpeg', 'jpg'],
+    ['12 Mpx WebP', craftedWebp(4032, 3024), 'image/webp', 'webp'],
+  ])('accepts a %s, the largest a phone sends untouched', async (_label, bytes, type, extension) => {
+    const res = await send([{ bytes, filename: `photo.${extension}`, type }]);
+    expect(res.statusCode).toBe(201);
+    expect(await filesInStore()).toContain(`${createHash('sha256').update(bytes).digest('hex')}.${extension}`);
+  }, 60_000);
+
   it('still accepts a plain PNG, which adds exactly one file (the store is really watched)', async () => {
     const before = await filesInStore();
     const res = await send([{ bytes: PNG_BYTES, filename: 'photo.png' }]);
@@ -120,5 +149,48 @@ describe.each([
     // Content-addressed: the same bytes again would add nothing, so compare with what was there.
     expect(after.length - before.length).toBeLessThanOrEqual(1);
     expect(after.every((name) => /^[0-9a-f]{64}\.png$/.test(name) || before.includes(name))).toBe(true);
+  }, 60_000);
+});
+
+describe('signatures of a closure or a re-intervention', () => {
+  let tech: TestUser;
+  const dataUrl = (bytes: Buffer) => `data:image/png;base64,${bytes.toString('base64')}`;
+
+  beforeAll(async () => {
+    tech = await h.createUser({ role: 'technicien', agenceId: world.agenceId });
+  });
+
+  async function takenTicket(): Promise<string> {
+    const id = await openTicketId(h, admin, world.installationId);
+    const taken = await h.request(tech, { method: 'PATCH', url: `/api/tickets/${id}`, payload: { statut: 'en_cours', technicien_id: tech.id } });
+    expect(taken.statusCode).toBe(200);
+    return id;
+  }
+
+  it.each([
+    ['client', { signature_client: dataUrl(craftedPng(12_000, 12_000)) }, { width: 12_000, height: 12_000 }],
+    // The client's is fine (and new to the store) and checked first: it must not be stored either.
+    ['technician', { signature_client: dataUrl(craftedPng(1074, 481, { colorType: 2 })), signature_technicien: dataUrl(craftedPng(1074, 20_000, { colorType: 2 })) }, { width: 1074, height: 20_000 }],
+  ] as const)('refuses a %s signature declaring too many pixels, in French, and stores nothing', async (_who, signatures, size) => {
+    const id = await takenTicket();
+    for (const [method, url] of [
+      ['PATCH', `/api/tickets/${id}/close`],
+      ['POST', `/api/tickets/${id}/intervention`],
+    ] as const) {
+      const files = await filesInStore();
+      const stream = await ticketStream(h, id);
+      const res = await h.request(tech, { method, url, payload: visitBody(signatures) });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toBe(imageTooLargeMessage(size));
+      expect(await filesInStore()).toEqual(files);
+      expect(await ticketStream(h, id)).toEqual(stream);
+    }
+  }, 60_000);
+
+  it('still takes what the signature pad draws', async () => {
+    const id = await takenTicket();
+    const pad = dataUrl(craftedPng(1074, 480));
+    const res = await h.request(tech, { method: 'PATCH', url: `/api/tickets/${id}/close`, payload: visitBody({ signature_client: pad, signature_technicien: pad }) });
+    expect(res.statusCode).toBe(200);
   }, 60_000);
 });

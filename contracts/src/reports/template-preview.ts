@@ -29,8 +29,13 @@ export const templatePreviewBodySchema = z.object({
 });
 export type TemplatePreviewBody = z.output<typeof templatePreviewBodySchema>;
 
-/** The job's payload: the content already sanitised by the API, as a save would store it. */
-export const templatePreviewJobSchema = z.object({ contentHtml: z.string().max(TEMPLATE_CONTENT_MAX) });
+/**
+ * The job's payload: the content already sanitised by the API, as a save
+ * would store it, and when the API stops waiting (epoch ms): the workers stop
+ * rendering then too. Without it (an older API), the job's creation time plus
+ * TEMPLATE_PREVIEW_TIMEOUT_MS.
+ */
+export const templatePreviewJobSchema = z.object({ contentHtml: z.string().max(TEMPLATE_CONTENT_MAX), deadlineAt: z.number().int().positive().optional() });
 export type TemplatePreviewJob = z.infer<typeof templatePreviewJobSchema>;
 
 /** The job's result: the PDF in base64 (a return value travels through Redis as JSON). */

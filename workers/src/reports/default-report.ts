@@ -1,6 +1,6 @@
 import type { Content, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import { withoutOpaqueAlpha } from './opaque-png.js';
-import { REPORT_IMAGE_KEYS, isEmbeddableImage, type ReportAddress, type ReportFacts, type ReportSignatureFacts } from './report-facts.js';
+import { IMAGE_TOO_LARGE_TEXT, REPORT_IMAGE_KEYS, isEmbeddableImage, reportImageUse, type ReportAddress, type ReportFacts, type ReportSignatureFacts } from './report-facts.js';
 
 /*
  * The built-in layout: a French intervention report on one A4 page when the
@@ -116,8 +116,11 @@ function requestSection(facts: ReportFacts): Content[] {
       field('Problème signalé', facts.ticket.probleme),
     ],
   } as Content;
-  if (!isEmbeddableImage(facts.photo)) return [sectionTitle('Demande'), details];
-  const photo = { width: 170, stack: [{ text: 'Photo jointe à la demande', style: 'label' }, { image: REPORT_IMAGE_KEYS.photo, fit: [170, 112], margin: [0, 2, 0, 0] }] } as Content;
+  const use = reportImageUse(facts.photo);
+  if (use === 'absent') return [sectionTitle('Demande'), details];
+  const picture: Content =
+    use === 'embed' ? { image: REPORT_IMAGE_KEYS.photo, fit: [170, 112], margin: [0, 2, 0, 0] } : { text: IMAGE_TOO_LARGE_TEXT, style: 'muted', margin: [0, 2, 0, 0] };
+  const photo = { width: 170, stack: [{ text: 'Photo jointe à la demande', style: 'label' }, picture] } as Content;
   return [sectionTitle('Demande'), { columns: [details, photo], columnGap: 14 }];
 }
 
@@ -156,9 +159,11 @@ function textBox(text: string): Content {
 
 /** The image with, beside it, who signed, in which role, and when: the evidence the report carries. */
 export function signatureBlock(title: string, signature: ReportSignatureFacts, imageKey: string): Content {
-  const image: Content = isEmbeddableImage(signature.image)
-    ? { image: imageKey, fit: [210, 80], alignment: 'center', margin: [0, 4, 0, 4] }
-    : { text: 'Signature indisponible', style: 'muted', alignment: 'center', margin: [0, 30, 0, 30] };
+  const use = reportImageUse(signature.image);
+  const image: Content =
+    use === 'embed'
+      ? { image: imageKey, fit: [210, 80], alignment: 'center', margin: [0, 4, 0, 4] }
+      : { text: use === 'too-large' ? IMAGE_TOO_LARGE_TEXT : 'Signature indisponible', style: 'muted', alignment: 'center', margin: [0, 30, 0, 30] };
   return {
     stack: [
       { text: title, style: 'strong' },

@@ -1,7 +1,7 @@
 import htmlToPdfmake from 'html-to-pdfmake';
 import type { Content } from 'pdfmake/interfaces.js';
 import { signatureBlock } from './default-report.js';
-import { REPORT_IMAGE_KEYS, isEmbeddableImage, type ReportFacts } from './report-facts.js';
+import { IMAGE_TOO_LARGE_TEXT, REPORT_IMAGE_KEYS, isEmbeddableImage, reportImageUse, type ReportFacts } from './report-facts.js';
 
 /*
  * An agency template (the builder's rich-text HTML, variables already filled)
@@ -9,12 +9,13 @@ import { REPORT_IMAGE_KEYS, isEmbeddableImage, type ReportFacts } from './report
  * from html-to-pdfmake over a jsdom window. Then one pass over the tree:
  * - images: only the report's own (photo, signatures) and inline PNG/JPEG
  *   data URLs are kept; anything that would make pdfkit read a file or fetch a
- *   URL is dropped, and every image is fitted to the page;
+ *   URL is dropped, and every image is fitted to the page; one over the
+ *   pixel budget is replaced by a line of text, never decoded;
  * - each signature image gets its evidence beside it (signer, role, date and
  *   time), whatever the template put around it.
  */
 
-const DATA_IMAGE = /^data:image\/(png|jpe?g);base64,[A-Za-z0-9+/]+=*$/i;
+const DATA_IMAGE = /^data:image\/(png|jpe?g);base64,([A-Za-z0-9+/]+=*)$/i;
 const PAGE_WIDTH = 515;
 
 type Node = Record<string, unknown>;
@@ -44,7 +45,10 @@ export function htmlTemplateContent(html: string, facts: ReportFacts, window: un
     const src = node.image as string;
     if (src === REPORT_IMAGE_KEYS.signatureClient) return signatureBlock('Signature du client', facts.signatures.client, src);
     if (src === REPORT_IMAGE_KEYS.signatureTechnicien) return signatureBlock('Signature du technicien', facts.signatures.technicien, src);
-    const allowed = available.has(src) || DATA_IMAGE.test(src);
+    const inline = DATA_IMAGE.exec(src);
+    const bytes = inline ? Buffer.from(inline[2]!, 'base64') : src === REPORT_IMAGE_KEYS.photo ? facts.photo : null;
+    if (reportImageUse(bytes) === 'too-large') return { text: IMAGE_TOO_LARGE_TEXT, style: 'muted' };
+    const allowed = available.has(src) || inline !== null;
     if (!allowed) return { text: '' };
     const { width, height, fit, ...rest } = node;
     const maxWidth = typeof width === 'number' ? Math.min(width, PAGE_WIDTH) : PAGE_WIDTH;

@@ -23,7 +23,7 @@ import {
   RUNNER_SCHEMA,
 } from '@fsm/projections';
 import { readStreamOrEmpty } from '../event-ids.js';
-import { REPORT_IMAGE_KEYS, isEmbeddableImage, type ReportFacts, type RenderInput } from './report-facts.js';
+import { REPORT_IMAGE_KEYS, isPngOrJpeg, type ReportFacts, type RenderInput } from './report-facts.js';
 
 /*
  * Gathers what a report shows. Ticket facts come from the ticket's own stream
@@ -87,7 +87,7 @@ async function readImage(blobs: BlobStore, ref: string | null): Promise<Uint8Arr
   if (!ref) return null;
   try {
     const bytes = await blobs.read(ref);
-    return isEmbeddableImage(bytes) ? new Uint8Array(bytes) : null;
+    return isPngOrJpeg(bytes) ? new Uint8Array(bytes) : null;
   } catch {
     // A missing or malformed file leaves a gap in the report rather than no report.
     return null;

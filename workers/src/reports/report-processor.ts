@@ -3,7 +3,9 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import { reportStreamId, type ReportGeneratedData, type ReportGenerationFailedData } from '@fsm/contracts';
 import { outcomeEventId, readStreamOrEmpty } from '../event-ids.js';
 import { loadReport, type LoadReportDeps, type ReportJobTarget } from './load-report.js';
-import type { ReportRenderer } from './report-renderer.js';
+import type { RenderedReport } from './pdf-render.js';
+import type { RenderInput } from './report-facts.js';
+import { RenderStoppedError, type ReportRenderer } from './report-renderer.js';
 
 export const RENDER_REPORT_JOB = 'render-report';
 
@@ -38,7 +40,7 @@ export async function renderReportJob(deps: ReportProcessorDeps, target: ReportJ
   if (history.some((event) => event.type === 'ReportGenerated')) return { status: 'already-generated' };
 
   const loaded = await loadReport(deps, target);
-  const rendered = await deps.renderer.render(loaded.input);
+  const rendered = await renderWithinLimits(deps.renderer, loaded.input);
   const sha256 = createHash('sha256').update(rendered.pdf).digest('hex');
   const blobRef = await deps.blobs.put(rendered.pdf, 'pdf');
   const data: ReportGeneratedData = {
@@ -61,6 +63,23 @@ export async function renderReportJob(deps: ReportProcessorDeps, target: ReportJ
     { expectedRevision: 'any' },
   );
   return { status: 'generated', filename: loaded.filename, sha256 };
+}
+
+/**
+ * An agency template that overruns the render's time or memory budget would
+ * overrun it again on every attempt, holding a render thread each time: the
+ * report is laid out at once with the built-in layout, and says why (as for
+ * a template that cannot be read). Without a template, an overrun fails the
+ * attempt, retried per the queue's policy.
+ */
+async function renderWithinLimits(renderer: ReportRenderer, input: RenderInput): Promise<RenderedReport> {
+  try {
+    return await renderer.render(input);
+  } catch (error) {
+    if (!(error instanceof RenderStoppedError) || error.reason === 'cancelled' || input.templateHtml === null) throw error;
+    const rendered = await renderer.render({ ...input, templateHtml: null });
+    return { ...rendered, templateFallback: `Modèle de l’agence trop lourd (${error.limit}) : mise en page par défaut utilisée.` };
+  }
 }
 
 /** Records that a report will not be produced, so the API stops waiting for it. */

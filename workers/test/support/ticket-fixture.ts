@@ -45,13 +45,29 @@ export interface ClosedTicket {
   closedEventId: string;
 }
 
-export async function appendClosedTicket(store: EventStore, blobs: BlobStore, agenceId: string, numChrono = `LYO-2026-${String(Math.floor(Math.random() * 90000) + 10000)}`): Promise<ClosedTicket> {
+/** The files a visit refers to (PNG or JPEG bytes); the sample signatures and photo by default. */
+export interface VisitImages {
+  photo?: Buffer;
+  signatureClient?: Buffer;
+  signatureTechnicien?: Buffer;
+}
+
+const extensionOf = (bytes: Buffer) => (bytes[0] === 0xff ? 'jpg' : 'png');
+
+export async function appendClosedTicket(
+  store: EventStore,
+  blobs: BlobStore,
+  agenceId: string,
+  numChrono = `LYO-2026-${String(Math.floor(Math.random() * 90000) + 10000)}`,
+  images: VisitImages = {},
+): Promise<ClosedTicket> {
   const ticketId = randomUUID();
   const paul = { id: randomUUID(), prenom: 'Paul', nom: 'Durand' };
+  const put = (bytes: Buffer) => blobs.put(bytes, extensionOf(bytes));
   const [signatureClient, signatureTechnicien, photo] = await Promise.all([
-    blobs.put(signaturePng(1), 'png'),
-    blobs.put(signaturePng(3), 'png'),
-    blobs.put(photoPng(), 'png'),
+    put(images.signatureClient ?? signaturePng(1)),
+    put(images.signatureTechnicien ?? signaturePng(3)),
+    put(images.photo ?? photoPng()),
   ]);
   const events: TicketEvent[] = [
     {

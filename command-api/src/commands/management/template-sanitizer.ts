@@ -1,4 +1,5 @@
 import sanitizeHtml from 'sanitize-html';
+import { ValidationError, imageHeaderSize, imageTooLargeMessage, isImageWithinBudget } from '@fsm/contracts';
 
 /*
  * Templates are report layouts: they are shown in the builder's preview and
@@ -42,7 +43,23 @@ function keepNumeric(names: readonly string[], pattern: RegExp): sanitizeHtml.Tr
   });
 }
 
+const INLINE_IMAGE = /data:image\/[a-z+.-]+;base64,([a-z0-9+/=\s]+)/gi;
+
+/**
+ * Inline images go through the same pixel budget as photos (contracts
+ * image-budget.ts): the builder's preview and the report's PDF decode them,
+ * and a few hundred KB of base64 can declare 12000 × 12000 pixels.
+ */
+function refuseOversizedInlineImages(text: string): void {
+  for (const match of text.matchAll(INLINE_IMAGE)) {
+    const size = imageHeaderSize(Buffer.from(match[1]!.replace(/\s+/g, ''), 'base64'));
+    if (size && !isImageWithinBudget(size)) throw new ValidationError(imageTooLargeMessage(size));
+  }
+}
+
+/** Throws a French ValidationError when an inline image is over the pixel budget. */
 export function sanitizeTemplateHtml(html: string, publicUrl: string): string {
+  refuseOversizedInlineImages(html);
   return sanitizeHtml(html, {
     allowedTags: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'strong', 'b', 'em', 'i', 'u', 'ul', 'ol', 'li', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'img', 'span', 'div', 'hr'],
     allowedAttributes: {
@@ -73,6 +90,7 @@ export function sanitizeTemplateHtml(html: string, publicUrl: string): string {
  * no imports, no external url(), no legacy script hooks. Inline images stay.
  */
 export function sanitizeTemplateCss(css: string): string {
+  refuseOversizedInlineImages(css);
   return css
     .replace(/</g, '')
     .replace(/@import[^;]*;?/gi, '')
