@@ -96,7 +96,8 @@ describe('the API while its Postgres restarts', () => {
     }
     const health = await api(base, null, 'GET', '/api/health');
     expect(health.status).toBe(503);
-    expect(health.body).toMatchObject({ status: 'down', postgres: { reachable: false } });
+    // Anonymous: the status alone (the details need an admin_plus, who cannot sign in while Postgres is down).
+    expect(health.body).toEqual({ status: 'down' });
     for (const answer of whileDown) {
       expect({ what: answer.what, status: answer.status }).toEqual({ what: answer.what, status: 503 });
       expect(answer.body.error, answer.what).toMatch(FRENCH_UNAVAILABLE);

@@ -129,9 +129,11 @@ export class ProjectionWatcher extends EventEmitter {
     client.on('notification', (message) => {
       if (message.channel !== PROJECTION_CHANNEL || !message.payload) return;
       try {
-        const payload = JSON.parse(message.payload) as Partial<ProjectionAdvance> & { rebuild?: boolean };
+        const payload = JSON.parse(message.payload) as Partial<ProjectionAdvance> & { rebuild?: boolean; resync?: boolean };
         if (payload.runner !== this.options.runner) return;
         if (payload.rebuild) return void this.poll();
+        // A stopped read model caught up below the position the others had reached: its rows changed, the position did not.
+        if (payload.resync) return void this.emit('reset');
         if (typeof payload.position === 'string') {
           this.observe({ runner: payload.runner, position: payload.position, ids: payload.ids ?? [], truncated: payload.truncated ?? false });
         }

@@ -18,6 +18,13 @@ export interface Projector {
   readonly setupSql: string;
   /** Event types it handles; others are not passed to `apply`. */
   readonly handles: readonly string[];
+  /**
+   * Names of the projectors whose tables `apply` reads (copies a client's
+   * agency into a site, ...). They must be registered before this one, so each
+   * event reaches them first; and when one of them is stopped on an event, this
+   * one stops there too rather than copy stale rows it could never correct.
+   */
+  readonly readsFrom?: readonly string[];
   /** Returns the ids (e.g. ticket ids) whose rows changed, for live updates. */
   apply(tx: PoolClient, event: RecordedEvent): Promise<readonly string[] | void>;
   /**

@@ -1,15 +1,19 @@
 import pg from 'pg';
 import { parseEnv } from '@fsm/contracts';
 import { createEventStore, productPoolConfig } from '@fsm/eventstore';
+import { rebuildReadModels } from './maintenance.js';
 import { readModelProjectors } from './read-models/index.js';
-import { ProjectionRunner, RUNNER_SCHEMA } from './runner.js';
+import { ProjectionRunner } from './runner.js';
+import { describeStoppedProjector } from './stopped-projectors.js';
 
 /**
  * `npm run rebuild`: drops every read model and replays the whole log. When
  * a runner is already active (the app is running), it is asked to do it and
- * this command waits; otherwise this command does it itself.
+ * this command waits; otherwise this command does it itself. A read model
+ * that fails on an event stops there and is listed; the others complete, and
+ * the command exits with code 2 (docs/operations.md).
  */
-async function main(): Promise<void> {
+async function main(): Promise<number> {
   const env = parseEnv(process.env);
   const pool = new pg.Pool(productPoolConfig(env.DATABASE_URL, 4));
   const store = createEventStore({ EVENTSTORE_URL: env.EVENTSTORE_URL, DATABASE_URL: env.DATABASE_URL }, { pool });
@@ -18,21 +22,15 @@ async function main(): Promise<void> {
   const started = Date.now();
   try {
     await runner.migrate();
-    const head = await store.headPosition();
-    await runner.requestRebuild();
-    await runner.start();
-    process.stdout.write(runner.isActive ? 'Reconstruction des vues…\n' : 'Un processus de projections est actif : il reconstruit les vues…\n');
-    for (;;) {
-      const { rows } = await pool.query<{ position: string | null; rebuild_requested: boolean }>(
-        `SELECT position, rebuild_requested FROM ${RUNNER_SCHEMA}.checkpoints WHERE name = $1`,
-        [runner.name],
-      );
-      const row = rows[0];
-      const done = row && !row.rebuild_requested && (head === null || (row.position !== null && store.comparePositions(row.position, head) >= 0));
-      if (done) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    process.stdout.write('Reconstruction des vues…\n');
+    const { ranHere, stopped } = await rebuildReadModels({ pool, store, runner });
+    if (!ranHere) process.stdout.write('(faite par le processus de projections actif)\n');
     process.stdout.write(`Vues reconstruites en ${((Date.now() - started) / 1000).toFixed(1)} s.\n`);
+    if (stopped.length === 0) return 0;
+    process.stdout.write(`${stopped.length} vue(s) arrêtée(s) ; les autres sont à jour :\n`);
+    for (const projector of stopped) process.stdout.write(`  ${describeStoppedProjector(projector)}\n`);
+    process.stdout.write('Réparation : docs/operations.md, section « Repair a stopped read model ».\n');
+    return 2;
   } finally {
     await runner.stop();
     await store.close();
@@ -40,7 +38,10 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`Échec de la reconstruction : ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`Échec de la reconstruction : ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

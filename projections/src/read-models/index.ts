@@ -29,10 +29,11 @@ export * from './templates/templates-queries.js';
 export * from './reports/reports-queries.js';
 export * from './ticket-sla/ticket-sla-queries.js';
 export * from './exports/export-queries.js';
+export * from './changed-ids-scope.js';
 
 /**
  * Every read model the product serves. The runner applies them together, in
  * one transaction per batch; changing a projector's `version` rebuilds them all
- * at the next start.
+ * at the next start. A projector comes after those it reads (`readsFrom`).
  */
-export const readModelProjectors: readonly Projector[] = [agencesProjector, usersProjector, ticketsProjector, ticketInterventionsProjector, clientsProjector, sitesProjector, installationsProjector, interlocuteursProjector, qrcodesProjector, metiersProjector, templatesProjector, ticketSlaProjector, reportsProjector];
+export const readModelProjectors: readonly Projector[] = [agencesProjector, usersProjector, ticketsProjector, ticketInterventionsProjector, clientsProjector, sitesProjector, metiersProjector, installationsProjector, interlocuteursProjector, qrcodesProjector, templatesProjector, ticketSlaProjector, reportsProjector];

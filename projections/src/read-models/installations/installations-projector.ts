@@ -24,6 +24,7 @@ const ids = (rows: readonly { id: string }[]) => rows.map((row) => row.id);
 export const installationsProjector: Projector = {
   name: 'installations',
   version: 1,
+  readsFrom: ['clients', 'sites', 'metiers'],
   handles: [...installationEventTypes, 'SiteUpdated', 'SiteDeleted', 'ClientUpdated', 'ClientDeleted', 'MetierUpdated'],
   setupSql: `
     CREATE TABLE IF NOT EXISTS rm.installations (

@@ -18,6 +18,7 @@ const handledSiteEvents = siteEventSchema.options.map((option) => option.shape.t
 export const sitesProjector: Projector = {
   name: 'sites',
   version: 1,
+  readsFrom: ['clients'],
   handles: [...handledSiteEvents, 'ClientUpdated', 'ClientDeleted'],
   setupSql: `
     CREATE TABLE IF NOT EXISTS rm.sites (
