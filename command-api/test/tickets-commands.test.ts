@@ -4,6 +4,8 @@ import { createApiHarness, type ApiHarness, type TestUser } from '../src/test-su
 import { TECHNICIEN_NOT_IN_AGENCE } from '../src/commands/tickets/ticket-command-support.js';
 import { TicketViewSchema } from '../src/routes/tickets/ticket-route-schemas.js';
 import { createWorld, openTicketId, ticketStream, visitBody, type World } from './tickets-fixtures.js';
+import { storedFiles } from './security/state-snapshot.js';
+import { signaturePng } from '../../workers/test/support/png.js';
 
 let h: ApiHarness;
 let world: World;
@@ -22,6 +24,8 @@ beforeAll(async () => {
 afterAll(async () => h?.close());
 
 const open = () => openTicketId(h, admin, world.installationId);
+/** A ticket registered on 10/01/2026 at 07:30 in Paris: visits and quotes below are typed after it. */
+const openOn10January = () => openTicketId(h, admin, world.installationId, { date_enregistrement: '2026-01-10', heure_enregistrement: '07:30' });
 const take = (user: TestUser, id: string, technicienId = tech.id) =>
   h.request(user, { method: 'PATCH', url: `/api/tickets/${id}`, payload: { statut: 'en_cours', technicien_id: technicienId } });
 const close = (user: TestUser, id: string, payload: object = visitBody()) => h.request(user, { method: 'PATCH', url: `/api/tickets/${id}/close`, payload });
@@ -37,7 +41,7 @@ async function expectStreamUnchanged(id: string, action: () => Promise<void>) {
 
 describe('the whole flow over HTTP', () => {
   it('create → take in charge → close with signatures → re-read shows clos; history lists who did what', async () => {
-    const id = await open();
+    const id = await openOn10January();
     const taken = await take(tech, id);
     expect(taken.statusCode).toBe(200);
     expect(TicketViewSchema.parse(taken.json())).toMatchObject({ id, statut: 'en_cours', id_technicien: tech.id, technicien_prenom: 'technicien' });
@@ -216,6 +220,12 @@ describe('PATCH /api/tickets/{id}/close and POST /api/tickets/{id}/intervention'
       [visitBody({ devis: 2 as never }), M.invalidDevis],
       [visitBody({ arrive_at: '2026-01-10T10:00', date_cloture: '2026-01-10T09:00' }), M.arrivalAfterClosure],
       [visitBody({ date_cloture: '2026-13-40T10:00' }), M.invalidDate],
+      // Issue 17: a visit dated 1500, or before the opening, stopped the read side; one in the future cannot have happened.
+      [visitBody({ arrive_at: '1500-01-10T08:00', date_cloture: '1500-01-10T09:00' }), M.dateOutOfRange],
+      [visitBody({ date_cloture: '0100-01-10T09:00' }), M.dateOutOfRange],
+      [visitBody({ arrive_at: '2026-01-09T08:00', date_cloture: '2026-01-09T09:00' }), M.visitBeforeOpening],
+      [visitBody({ date_cloture: '2099-01-10T09:00' }), M.visitInFuture],
+      [visitBody({ constat_tech: 'Détecteur \u202Eéssarcne' }), M.hiddenCharacters],
     ];
     for (const [payload, message] of cases) {
       await expectStreamUnchanged(id, async () => {
@@ -228,9 +238,34 @@ describe('PATCH /api/tickets/{id}/close and POST /api/tickets/{id}/intervention'
   });
 });
 
+describe('visit dates (issue 17)', () => {
+  it('refuses a visit dated before the opening before storing its signatures, and accepts one typed in the minute of the opening', async () => {
+    const id = await openOn10January();
+    await take(tech, id);
+    // A signature no other test sends, so its file would be new.
+    const signature = `data:image/png;base64,${signaturePng(17).toString('base64')}`;
+    const filesBefore = await storedFiles(h);
+    await expectStreamUnchanged(id, async () => {
+      const res = await close(tech, id, visitBody({ arrive_at: '2026-01-10T07:29', date_cloture: '2026-01-10T08:00', signature_client: signature, signature_technicien: signature }));
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toBe(M.visitBeforeOpening);
+    });
+    expect(await storedFiles(h)).toEqual(filesBefore);
+    const onTime = await close(tech, id, visitBody({ arrive_at: '2026-01-10T07:30', date_cloture: '2026-01-10T08:00', signature_client: signature, signature_technicien: signature }));
+    expect(onTime.statusCode, onTime.body).toBe(200);
+    expect(onTime.json()).toMatchObject({ statut: 'clos', arrive_at: '2026-01-10T06:30:00.000Z' });
+    // The same signature is stored once the visit is accepted: the refusal above is what kept it out.
+    expect((await storedFiles(h)).length).toBe(filesBefore.length + 1);
+    // The state still answers first: a closed ticket is 'clos' whatever the dates typed.
+    const again = await close(tech, id, visitBody({ arrive_at: '2026-01-09T07:29', date_cloture: '2026-01-09T08:00' }));
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toBe(M.ticketClosed);
+  });
+});
+
 describe('PATCH /api/tickets/{id}/update (quote)', () => {
   it('validates a pending quote once, with tickets.devis', async () => {
-    const id = await open();
+    const id = await openOn10January();
     await take(tech, id);
     await close(tech, id, visitBody({ devis: 1 }));
     await expectStreamUnchanged(id, async () => {
@@ -243,6 +278,17 @@ describe('PATCH /api/tickets/{id}/update (quote)', () => {
       expect(forbidden.statusCode).toBe(403);
       expect(forbidden.json().error).toBe('Accès refusé.');
     });
+    for (const [date, message] of [
+      ['2026-01-09', M.quoteDateBeforeOpening],
+      ['1500-01-12', M.dateOutOfRange],
+      ['2099-01-12', M.quoteDateInFuture],
+    ] as const) {
+      await expectStreamUnchanged(id, async () => {
+        const refused = await h.request(tech, { method: 'PATCH', url: `/api/tickets/${id}/update`, payload: { numero_devis: 'DEV-1', date_enregistrement_devis: date } });
+        expect(refused.statusCode, date).toBe(400);
+        expect(refused.json().error).toBe(message);
+      });
+    }
     const ok = await h.request(tech, { method: 'PATCH', url: `/api/tickets/${id}/update`, payload: { numero_devis: 'DEV-1', date_enregistrement_devis: '2026-01-12' } });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toEqual({ success: true });

@@ -1,4 +1,5 @@
 export * from './errors.js';
+export * from './hidden-characters.js';
 export * from './config/env.js';
 export * from './auth/index.js';
 export * from './calendar/index.js';

@@ -177,6 +177,7 @@ export function buildRealisticLog(target: number): { streams: PendingStream[]; f
           requester: { nom: 'Martin', prenom: 'Claire', email: 'claire.martin@example.fr', telephone: '06 12 34 56 78' },
           operateur: { id: tech.id, prenom: tech.prenom, nom: tech.nom },
           openedAt: iso(opened),
+          now: iso(opened),
         },
       },
     ];
@@ -193,6 +194,7 @@ export function buildRealisticLog(target: number): { streams: PendingStream[]; f
       tempsTrajet: '00:35',
       signatureClient: `${'a'.repeat(64)}.png`,
       signatureTechnicien: `${'b'.repeat(64)}.png`,
+      now: iso(opened + 5 * DAY),
     });
     // Busy sites: one to four re-interventions, each with its report name, as the UI saves it.
     const reinterventions = stage >= 2 ? 1 + (n % 4) : 0;

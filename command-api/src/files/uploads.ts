@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
-import { PHOTO_MAX_BYTES, TICKET_MESSAGES, ValidationError } from '@fsm/contracts';
+import { PHOTO_MAX_BYTES, TICKET_MESSAGES, ValidationError, imageHeaderSize, imageTooLargeMessage, isImageWithinBudget } from '@fsm/contracts';
 import type { BlobStore } from '@fsm/eventstore';
-import { NUL_REFUSED, containsNul } from '../http/nul-guard.js';
+import { textProblem } from '../http/text-guard.js';
 
 /** Image types accepted for photos, decided from the bytes, never from the name. */
 const IMAGE_TYPES: Record<string, string> = {
@@ -40,7 +40,8 @@ export async function readMultipartForm(request: FastifyRequest, fileField = 'ph
   if (!request.isMultipart()) {
     // Also accept JSON or url-encoded bodies without a photo (API clients, tests).
     const body = request.body;
-    if (containsNul(body)) throw new ValidationError(NUL_REFUSED);
+    const problem = textProblem(body);
+    if (problem) throw new ValidationError(problem);
     const fields: Record<string, string> = {};
     if (body && typeof body === 'object') {
       for (const [key, value] of Object.entries(body)) if (value !== undefined && value !== null) fields[key] = String(value);
@@ -65,8 +66,10 @@ export async function readMultipartForm(request: FastifyRequest, fileField = 'ph
         if (bytes.length > 0) file = { bytes, filename: part.filename };
       } else {
         const value = typeof part.value === 'string' ? part.value : String(part.value ?? '');
-        // Postgres cannot store U+0000; refused before the photo is looked at (as the JSON routes: http/nul-guard.ts).
-        if (value.includes('\u0000') || part.fieldname.includes('\u0000')) throw new ValidationError(NUL_REFUSED);
+        // NUL, lone surrogates, bytes that were not UTF-8 (busboy leaves U+FFFD): refused
+        // before the photo is looked at, as on the JSON routes (http/text-guard.ts).
+        const problem = textProblem(part.fieldname) ?? textProblem(value);
+        if (problem) throw new ValidationError(problem);
         fields[part.fieldname] = value;
       }
     }
@@ -89,7 +92,21 @@ export async function storePhoto(blobs: BlobStore, bytes: Buffer): Promise<strin
   const type = await fileTypeFromBuffer(bytes);
   const extension = type ? IMAGE_TYPES[type.mime] : undefined;
   if (!extension || !isPlainImage(bytes, extension)) throw new ValidationError(TICKET_MESSAGES.notAnImage);
+  checkImageBudget(bytes, TICKET_MESSAGES.notAnImage);
   return blobs.put(bytes, extension);
+}
+
+/**
+ * The size the header declares, against the product's budget (contracts
+ * image-budget.ts), before anything decodes the picture: the browser showing
+ * a thumbnail, the workers putting it in a report. A few hundred KB can
+ * declare 12000 × 12000 pixels. A header that cannot be read is not an image
+ * any decoder could show either.
+ */
+function checkImageBudget(bytes: Buffer, unreadable: string): void {
+  const size = imageHeaderSize(bytes);
+  if (!size) throw new ValidationError(unreadable);
+  if (!isImageWithinBudget(size)) throw new ValidationError(imageTooLargeMessage(size));
 }
 
 /** Markup or code a browser or server might run if the file were ever served as something else. */
@@ -124,15 +141,21 @@ function pngEndsAtIend(bytes: Buffer): boolean {
 const PNG_DATA_URL = /^data:image\/png;base64,([A-Za-z0-9+/]+={0,2})$/;
 const SIGNATURE_MAX_BYTES = 2 * 1024 * 1024;
 
-/** Stores a signature sent as a PNG data URL (the signature pad's output); checks the bytes too. */
-export async function storeSignature(blobs: BlobStore, dataUrl: string, message: string): Promise<string> {
+/**
+ * The PNG bytes of a signature sent as a data URL (the signature pad's
+ * output), checked as a photo is; `message` when they are not a PNG. A
+ * request checks all its signatures before storing any, so a refused one
+ * leaves nothing behind.
+ */
+export async function signatureBytes(dataUrl: string, message: string): Promise<Buffer> {
   const match = PNG_DATA_URL.exec(dataUrl.trim());
   if (!match) throw new ValidationError(message);
   const bytes = Buffer.from(match[1]!, 'base64');
   if (bytes.length === 0 || bytes.length > SIGNATURE_MAX_BYTES) throw new ValidationError(message);
   const type = await fileTypeFromBuffer(bytes);
   if (type?.mime !== 'image/png' || !isPlainImage(bytes, 'png')) throw new ValidationError(message);
-  return blobs.put(bytes, 'png');
+  checkImageBudget(bytes, message);
+  return bytes;
 }
 
 /** The URL the UI shows a stored file at. References are unguessable content hashes. */

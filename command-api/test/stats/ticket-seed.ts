@@ -87,6 +87,7 @@ export function ticketSeed(h: ApiHarness) {
           requester: { nom: 'Durand', prenom: 'Paul', email: 'paul@client.fr', telephone: '0601020304' },
           operateur: null,
           openedAt: o.openedAt,
+          now: h.deps.clock().toISOString(),
         },
       });
       return ticketId;
@@ -108,6 +109,7 @@ export function ticketSeed(h: ApiHarness) {
           etatDepart: 'Fonctionnel',
           signatureClient: 'sig-client',
           signatureTechnicien: 'sig-tech',
+          now: h.deps.clock().toISOString(),
         },
       });
     },
@@ -125,6 +127,7 @@ export function ticketSeed(h: ApiHarness) {
           etatDepart: 'Partiellement fonctionnel',
           signatureClient: 'sig-client',
           signatureTechnicien: 'sig-tech',
+          now: h.deps.clock().toISOString(),
         },
       });
     },

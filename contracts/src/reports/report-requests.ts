@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasHiddenCharacters } from '../hidden-characters.js';
 import { SIGNATURE_MAX_DATA_URL_LENGTH } from '../tickets/ticket-constants.js';
 import { TICKET_MESSAGES } from '../tickets/ticket-messages.js';
 
@@ -89,7 +90,12 @@ export const ReportPdfParamsSchema = z.object({
     .transform((file) => file.slice(0, -'.pdf'.length).toLowerCase()),
 });
 
-const text = (max: number) => z.string().trim().max(max, { error: TICKET_MESSAGES.textTooLong });
+const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, { error: TICKET_MESSAGES.textTooLong })
+    .refine((value) => !hasHiddenCharacters(value), { error: TICKET_MESSAGES.hiddenCharacters });
 const optionalText = (max: number) => z.preprocess((value) => (value === null ? undefined : value), text(max).optional());
 
 /**

@@ -11,3 +11,4 @@ export * from './deadline-bar.js';
 export * from './num-chrono.js';
 export * from './chrono-events.js';
 export * from './ticket-summary.js';
+export * from './image-budget.js';

@@ -68,9 +68,32 @@ export const SIGNATURE_MAX_DATA_URL_LENGTH = 1_500_000;
 export const TICKET_TIME_ZONE = 'Europe/Paris';
 export const TICKET_LOCALE = 'fr-FR';
 
+/**
+ * The French calendar days a ticket date (registration, visit, quote, search
+ * filter) may fall on, both inclusive. Older or later years are typing errors,
+ * and the read side cannot hold them: the SLA clock knows French holidays from
+ * 1583 only, and `num_chrono` prints a four-digit year.
+ */
+export const TICKET_DATE_MIN_DAY = '2000-01-01';
+export const TICKET_DATE_MAX_DAY = '2099-12-31';
+/**
+ * How far ahead of the server's clock a typed date may be: clocks of phones
+ * and PCs drift by a minute or two, a date in the future beyond that is a
+ * typing error (a registration, a visit or a quote cannot have happened yet).
+ */
+export const TICKET_CLOCK_TOLERANCE_MS = 5 * 60_000;
+/**
+ * Longest intervention delay, in hours, of an installation or a métier: a year.
+ * The SLA clock walks the delay day by day, and the read models store it in a
+ * 32-bit integer: 3,000,000,000 hours stopped the read side for good.
+ */
+export const TICKET_DELAI_MAX_HOURS = 8760;
+
 /** Text limits: generous for humans, bounded for the database and the PDF. */
 export const TICKET_TEXT_MAX = {
   shortText: 200,
+  /** RFC 5321's longest address. */
+  email: 254,
   telephone: 40,
   probleme: 5000,
   constat: 10_000,

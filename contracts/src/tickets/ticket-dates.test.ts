@@ -3,6 +3,9 @@ import {
   defaultClosedTicketsRange,
   parseTicketDate,
   parseTicketDateTime,
+  readTicketDate,
+  readTicketDateTime,
+  readTicketRegistration,
   ticketEcheance,
   ticketLocalDate,
   ticketLocalYear,
@@ -50,6 +53,44 @@ describe('ticketRegistrationToIso', () => {
   it('refuses a malformed date or time', () => {
     expect(ticketRegistrationToIso('2026-03-32', '08:15')).toBeNull();
     expect(ticketRegistrationToIso('2026-03-02', '8h15')).toBeNull();
+  });
+});
+
+describe('the range of ticket dates (issue 17: year 0100 answered 500, year 1500 stopped the read side)', () => {
+  it('accepts French days from 01/01/2000 through 31/12/2099, in every parser', () => {
+    expect(parseTicketDate('2000-01-01')).toBe('2000-01-01');
+    expect(parseTicketDate('2099-12-31')).toBe('2099-12-31');
+    expect(parseTicketDateTime('2000-01-01T00:00')).toBe('1999-12-31T23:00:00.000Z');
+    expect(parseTicketDateTime('2099-12-31T23:59')).toBe('2099-12-31T22:59:00.000Z');
+    expect(ticketRegistrationToIso('2000-01-01', '00:00')).toBe('1999-12-31T23:00:00.000Z');
+  });
+
+  it('judges a zoned instant by its French day, not by the year written in it', () => {
+    expect(parseTicketDateTime('1999-12-31T23:30:00Z')).toBe('1999-12-31T23:30:00.000Z');
+    expect(readTicketDateTime('1999-12-31T22:59:59Z')).toEqual({ ok: false, reason: 'out_of_range' });
+    expect(readTicketDateTime('2099-12-31T23:00:00Z')).toEqual({ ok: false, reason: 'out_of_range' });
+  });
+
+  it.each(['0100', '1500', '1582', '1999', '2100', '9999'])('says year %s is out of range, whatever the parser', (year) => {
+    const outOfRange = { ok: false, reason: 'out_of_range' };
+    expect(readTicketDate(`${year}-06-15`)).toEqual(outOfRange);
+    expect(readTicketDateTime(`${year}-06-15T10:00`)).toEqual(outOfRange);
+    expect(readTicketDateTime(`${year}-06-15T10:00:00Z`)).toEqual(outOfRange);
+    expect(readTicketRegistration(`${year}-06-15`, '10:00')).toEqual(outOfRange);
+    expect(parseTicketDate(`${year}-06-15`)).toBeNull();
+    expect(parseTicketDateTime(`${year}-06-15T10:00`)).toBeNull();
+    expect(ticketRegistrationToIso(`${year}-06-15`, '10:00')).toBeNull();
+  });
+
+  it('reads years 0000-0099 as themselves (not 1900-1999) and refuses them as out of range', () => {
+    expect(readTicketDate('0050-01-01')).toEqual({ ok: false, reason: 'out_of_range' });
+    expect(readTicketDateTime('0099-12-31T10:00')).toEqual({ ok: false, reason: 'out_of_range' });
+  });
+
+  it('still calls a date that does not exist invalid, not out of range', () => {
+    expect(readTicketDate('1500-02-30')).toEqual({ ok: false, reason: 'invalid' });
+    expect(readTicketRegistration('2026-03-02', '25:00')).toEqual({ ok: false, reason: 'invalid' });
+    expect(readTicketRegistration('1500-03-02', '8h')).toEqual({ ok: false, reason: 'invalid' });
   });
 });
 

@@ -1,5 +1,5 @@
 import { TZDate } from '@date-fns/tz';
-import { CLOSED_TICKETS_DEFAULT_RANGE_DAYS, TICKET_TIME_ZONE } from './ticket-constants.js';
+import { CLOSED_TICKETS_DEFAULT_RANGE_DAYS, TICKET_DATE_MAX_DAY, TICKET_DATE_MIN_DAY, TICKET_TIME_ZONE } from './ticket-constants.js';
 
 /**
  * Dates on the ticket side. Users type local French times (a `datetime-local`
@@ -18,7 +18,9 @@ const ZONED_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?
 
 function isCalendarDate(year: number, month: number, day: number): boolean {
   if (month < 1 || month > 12 || day < 1) return false;
-  const probe = new Date(Date.UTC(year, month - 1, day));
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999.
+  const probe = new Date(0);
+  probe.setUTCFullYear(year, month - 1, day);
   return probe.getUTCFullYear() === year && probe.getUTCMonth() === month - 1 && probe.getUTCDate() === day;
 }
 
@@ -29,48 +31,98 @@ function parisInstant(year: number, month: number, day: number, hours: number, m
   return new Date(zoned.getTime()).toISOString();
 }
 
-/** `YYYY-MM-DD` if it is a real calendar day, else null. */
-export function parseTicketDate(value: string): string | null {
+/**
+ * What a typed ticket date reads as: the normalised value, or why it was
+ * refused. `out_of_range` is a real date outside TICKET_DATE_MIN_DAY ..
+ * TICKET_DATE_MAX_DAY (French calendar days): every parser below applies the
+ * range, so no caller can let year 0100 or 1500 through to the num_chrono or
+ * the SLA clock, which cannot handle them.
+ */
+export type TicketDateReading = { ok: true; value: string } | { ok: false; reason: 'invalid' | 'out_of_range' };
+
+const INVALID: TicketDateReading = { ok: false, reason: 'invalid' };
+const OUT_OF_RANGE: TicketDateReading = { ok: false, reason: 'out_of_range' };
+
+/** Whether a French calendar day (`YYYY-MM-DD`) lies in the range of ticket dates. */
+export function isTicketDayInRange(day: string): boolean {
+  return LOCAL_DATE.test(day) && day >= TICKET_DATE_MIN_DAY && day <= TICKET_DATE_MAX_DAY;
+}
+
+/** Whether an instant (ISO string) falls on a French calendar day in the range of ticket dates. */
+export function isTicketInstantInRange(instant: string): boolean {
+  const ms = Date.parse(instant);
+  // Beyond year 9000 or so a day would print with more than four digits and compare wrongly; such an instant is out of range anyway.
+  return Number.isFinite(ms) && Math.abs(ms) < 2.5e14 && isTicketDayInRange(ticketLocalDate(ms));
+}
+
+function inRange(instant: string): TicketDateReading {
+  return isTicketInstantInRange(instant) ? { ok: true, value: instant } : OUT_OF_RANGE;
+}
+
+/** A `YYYY-MM-DD` French calendar day, kept as typed. */
+export function readTicketDate(value: string): TicketDateReading {
   const match = LOCAL_DATE.exec(value);
-  if (!match) return null;
+  if (!match) return INVALID;
   const [, y, m, d] = match;
-  return isCalendarDate(Number(y), Number(m), Number(d)) ? value : null;
+  if (!isCalendarDate(Number(y), Number(m), Number(d))) return INVALID;
+  return isTicketDayInRange(value) ? { ok: true, value } : OUT_OF_RANGE;
 }
 
 /**
  * An instant as a UTC ISO string, from either a zoned ISO string
  * (`...Z`, `...+02:00`) or a local French date-time (`YYYY-MM-DDTHH:mm[:ss]`,
- * as a `datetime-local` field sends it). Null when it is not a real date.
+ * as a `datetime-local` field sends it).
  */
-export function parseTicketDateTime(value: string): string | null {
+export function readTicketDateTime(value: string): TicketDateReading {
   const trimmed = value.trim();
   if (ZONED_DATE_TIME.test(trimmed)) {
-    const dayPart = trimmed.slice(0, 10);
-    if (parseTicketDate(dayPart) === null) return null;
+    const [, y, m, d] = LOCAL_DATE.exec(trimmed.slice(0, 10)) ?? [];
+    if (!isCalendarDate(Number(y), Number(m), Number(d))) return INVALID;
     const ms = Date.parse(trimmed);
-    return Number.isNaN(ms) ? null : new Date(ms).toISOString();
+    return Number.isNaN(ms) ? INVALID : inRange(new Date(ms).toISOString());
   }
   const match = LOCAL_DATE_TIME.exec(trimmed);
-  if (!match) return null;
+  if (!match) return INVALID;
   const [, y, mo, d, h, mi, s, frac] = match;
-  if (!isCalendarDate(Number(y), Number(mo), Number(d))) return null;
+  if (!isCalendarDate(Number(y), Number(mo), Number(d))) return INVALID;
+  // The range is on the typed French day: checked before building the instant,
+  // which TZDate would shift for years 0-99.
+  if (!isTicketDayInRange(`${y}-${mo}-${d}`)) return OUT_OF_RANGE;
   const ms = frac === undefined ? 0 : Number(frac.padEnd(3, '0'));
-  return parisInstant(Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s ?? 0), ms);
+  return { ok: true, value: parisInstant(Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s ?? 0), ms) };
 }
 
 /**
  * The registration instant of a manual ticket from its two form fields
  * (`date_enregistrement` `YYYY-MM-DD`, `heure_enregistrement` `HH:mm`, French
- * local time). Null when either is malformed.
+ * local time).
  */
-export function ticketRegistrationToIso(date: string, time: string): string | null {
-  const dayMatch = LOCAL_DATE.exec(date);
+export function readTicketRegistration(date: string, time: string): TicketDateReading {
   const timeMatch = LOCAL_TIME.exec(time);
-  if (!dayMatch || !timeMatch) return null;
-  const [, y, m, d] = dayMatch;
+  if (!timeMatch) return INVALID;
+  const day = readTicketDate(date);
+  if (!day.ok) return day;
+  const [, y, m, d] = LOCAL_DATE.exec(date)!;
   const [, h, mi] = timeMatch;
-  if (!isCalendarDate(Number(y), Number(m), Number(d))) return null;
-  return parisInstant(Number(y), Number(m), Number(d), Number(h), Number(mi));
+  return { ok: true, value: parisInstant(Number(y), Number(m), Number(d), Number(h), Number(mi)) };
+}
+
+/** `YYYY-MM-DD` if it is a real calendar day in the range of ticket dates, else null. */
+export function parseTicketDate(value: string): string | null {
+  const reading = readTicketDate(value);
+  return reading.ok ? reading.value : null;
+}
+
+/** {@link readTicketDateTime}'s instant, or null when it is not a date in the range of ticket dates. */
+export function parseTicketDateTime(value: string): string | null {
+  const reading = readTicketDateTime(value);
+  return reading.ok ? reading.value : null;
+}
+
+/** {@link readTicketRegistration}'s instant, or null when either field is malformed or out of range. */
+export function ticketRegistrationToIso(date: string, time: string): string | null {
+  const reading = readTicketRegistration(date, time);
+  return reading.ok ? reading.value : null;
 }
 
 /** The French calendar day (`YYYY-MM-DD`) of an instant. */

@@ -16,7 +16,23 @@ import {
  */
 
 const isoInstant = z.iso.datetime({ offset: true });
+const isoDay = z.iso.date();
 const entityId = z.string().min(1);
+
+/**
+ * Whether a value is an instant as ticket events carry it, i.e. what the
+ * projectors will parse. The decider checks its dates with this, so it can
+ * never accept an instant the read side refuses ('2026-02-30T10:00Z',
+ * '24:00:00', no seconds): such an event would stop the read side.
+ */
+export function isTicketEventInstant(value: string): boolean {
+  return isoInstant.safeParse(value).success;
+}
+
+/** Whether a value is a day (`YYYY-MM-DD`, a real one) as ticket events carry it. */
+export function isTicketEventDay(value: string): boolean {
+  return isoDay.safeParse(value).success;
+}
 
 /** A person as named at the time (technician, operator). */
 export const TicketPersonSchema = z.object({ id: entityId, prenom: z.string(), nom: z.string() });
@@ -99,7 +115,7 @@ export const TicketReportAttachedDataSchema = z.object({
 export const QuoteValidatedDataSchema = z.object({
   numeroDevis: z.string().min(1),
   /** The quote's registration date as the user gave it: a day (`YYYY-MM-DD`) or an instant. */
-  dateEnregistrementDevis: z.union([z.iso.date(), isoInstant]),
+  dateEnregistrementDevis: z.union([isoDay, isoInstant]),
   validatedAt: isoInstant,
 });
 

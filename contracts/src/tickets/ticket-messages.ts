@@ -1,3 +1,5 @@
+import { HIDDEN_CHARACTERS_MESSAGE } from '../hidden-characters.js';
+
 /**
  * French texts of the ticket side. Spec texts (tickets §2, §4, §5, §8) are
  * copied verbatim, apostrophes included: the spec mixes the straight ' and the
@@ -73,6 +75,15 @@ export const TICKET_MESSAGES = {
   textTooLong: 'Texte trop long.',
   invalidDelai: 'Le délai d’intervention est invalide.',
   invalidTicketBody: 'Requête invalide : choisissez un technicien ou indiquez un nom de rapport.',
+  telesurvFieldsNotAllowed: (fields: readonly string[]) =>
+    `Un ticket de télésurveillance ne reçoit que les champs de son formulaire ; refusé : ${fields.join(', ')}.`,
+  dateOutOfRange: 'La date doit être comprise entre le 01/01/2000 et le 31/12/2099.',
+  registrationInFuture: 'La date d’enregistrement ne peut pas être dans le futur.',
+  visitInFuture: 'La fin de l’intervention ne peut pas être dans le futur.',
+  visitBeforeOpening: 'L’arrivée du technicien ne peut pas précéder l’ouverture du ticket.',
+  quoteDateBeforeOpening: 'La date d’enregistrement du devis ne peut pas précéder l’ouverture du ticket.',
+  quoteDateInFuture: 'La date d’enregistrement du devis ne peut pas être dans le futur.',
+  hiddenCharacters: HIDDEN_CHARACTERS_MESSAGE,
 
   // --- not in the spec: state rejections (409) -------------------------------
   ticketAlreadyExists: 'Ce ticket existe déjà.',

@@ -236,3 +236,67 @@ describe('TicketListSearchSchema', () => {
     expect(TicketListSearchSchema.parse({ statut: 'perdu', urgent: 'peut-être' })).toEqual({ statut: undefined, urgent: undefined, devis_attente: undefined });
   });
 });
+
+describe('dates outside 01/01/2000 – 31/12/2099 (issue 17: year 0100 answered 500, year 1500 stopped the read side)', () => {
+  const OUT_OF_RANGE = 'La date doit être comprise entre le 01/01/2000 et le 31/12/2099.';
+
+  it.each(['0100', '1500', '1999', '2100', '9999'])('refuses year %s in every ticket date field, with the range message', (year) => {
+    expect(firstError(ManualTicketCreateBodySchema, { ...manual, date_enregistrement: `${year}-03-02`, heure_enregistrement: '08:00' })).toBe(OUT_OF_RANGE);
+    expect(firstError(TicketVisitBodySchema, { ...visit, date_cloture: `${year}-03-02T10:00` })).toBe(OUT_OF_RANGE);
+    expect(firstError(TicketVisitBodySchema, { ...visit, arrive_at: `${year}-03-02T10:00:00Z` })).toBe(OUT_OF_RANGE);
+    expect(firstError(ValidateQuoteBodySchema, { numero_devis: 'D-17', date_enregistrement_devis: `${year}-03-04` })).toBe(OUT_OF_RANGE);
+    expect(firstError(ValidateQuoteBodySchema, { numero_devis: 'D-17', date_enregistrement_devis: `${year}-03-04T10:00` })).toBe(OUT_OF_RANGE);
+    expect(firstError(ClosedTicketsQuerySchema, { date_debut: `${year}-03-01` })).toBe(OUT_OF_RANGE);
+  });
+
+  it('accepts both ends of the range', () => {
+    expect(ManualTicketCreateBodySchema.safeParse({ ...manual, date_enregistrement: '2000-01-01', heure_enregistrement: '00:00' }).success).toBe(true);
+    expect(TicketVisitBodySchema.parse({ ...visit, arrive_at: '2000-01-01T00:00', date_cloture: '2099-12-31T23:59' })).toMatchObject({
+      arrive_at: '1999-12-31T23:00:00.000Z',
+      date_cloture: '2099-12-31T22:59:00.000Z',
+    });
+    expect(ClosedTicketsQuerySchema.parse({ date_debut: '2000-01-01', date_fin: '2099-12-31' })).toMatchObject({ date_debut: '2000-01-01', date_fin: '2099-12-31' });
+  });
+
+  it('keeps the invalid-date messages for dates that do not exist', () => {
+    expect(firstError(ManualTicketCreateBodySchema, { ...manual, date_enregistrement: '1500-02-30', heure_enregistrement: '08:00' })).toBe(
+      'Date et heure d’enregistrement invalides.',
+    );
+    expect(firstError(TicketVisitBodySchema, { ...visit, date_cloture: '1500-02-30T10:00' })).toBe('Date invalide.');
+  });
+});
+
+describe('invisible and control characters in stored texts (issue 17, item 13: names shown reversed)', () => {
+  const HIDDEN = 'Ce champ contient des caractères invisibles ou de contrôle non autorisés.';
+  const RLO = '\u202E';
+
+  it.each([
+    ['a right-to-left override', `Dupont${RLO}fdp.exe`],
+    ['a left-to-right embedding', 'Dupont\u202Ax'],
+    ['a right-to-left isolate', 'Du\u2067pont'],
+    ['a right-to-left mark', 'Dupont\u200F'],
+    ['a zero-width space', 'Du\u200Bpont'],
+    ['a word joiner', 'Du\u2060pont'],
+    ['a BOM inside the text', 'Du\uFEFFpont'],
+    ['a C0 control', 'Du\u0007pont'],
+    ['a C1 control', 'Du\u0085pont'],
+    ['a tag character', 'Dupont\u{E0041}'],
+  ])('refuses %s in every text field of the ticket requests', (_label, text) => {
+    for (const field of ['nom', 'prenom', 'telephone', 'probleme'] as const) {
+      expect(firstError(ManualTicketCreateBodySchema, { ...manual, [field]: text }), field).toBe(HIDDEN);
+      expect(firstError(PublicTicketCreateBodySchema, { ...manual, installation_id: undefined, key: 'qr-7f3a', 'g-recaptcha-response': 'proof', [field]: text }), field).toBe(HIDDEN);
+    }
+    expect(firstError(ManualTicketCreateBodySchema, { ...manual, remarque_tech: text })).toBe(HIDDEN);
+    expect(firstError(TicketVisitBodySchema, { ...visit, constat_tech: text })).toBe(HIDDEN);
+    expect(firstError(TicketVisitBodySchema, { ...visit, remarque_tech: text })).toBe(HIDDEN);
+    expect(firstError(ValidateQuoteBodySchema, { numero_devis: text })).toBe(HIDDEN);
+    // The report name's own pattern already refused C0 controls, with its message.
+    expect([HIDDEN, 'Nom de rapport invalide.']).toContain(firstError(TicketPatchBodySchema, { nom_rapport: `rapport${text}.pdf` }));
+  });
+
+  it('keeps accents, emoji (joiners included), line breaks and tabs', () => {
+    const text = 'Hôtel Éole 🚒 👩‍🚒\n\tbâtiment « A »';
+    expect(ManualTicketCreateBodySchema.parse({ ...manual, nom: 'Müller-Øster', probleme: text }).probleme).toBe(text);
+    expect(TicketVisitBodySchema.parse({ ...visit, constat_tech: text }).constat_tech).toBe(text);
+  });
+});

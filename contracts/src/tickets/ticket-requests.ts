@@ -9,7 +9,8 @@ import {
   TICKET_TEXT_MAX,
   TICKET_TRAVEL_TIME_PATTERN,
 } from './ticket-constants.js';
-import { parseTicketDate, parseTicketDateTime, ticketRegistrationToIso } from './ticket-dates.js';
+import { hasHiddenCharacters } from '../hidden-characters.js';
+import { readTicketDate, readTicketDateTime, readTicketRegistration, type TicketDateReading } from './ticket-dates.js';
 import { LOGIN_MESSAGES, PASSWORD_MESSAGES, TICKET_MESSAGES as M } from './ticket-messages.js';
 import { isPasswordAcceptable } from './password-criteria.js';
 
@@ -52,7 +53,15 @@ function optionalId() {
   return z.preprocess(blankToUndefined, TicketEntityIdSchema.optional());
 }
 
-function requiredText(message: string, max: number) {
+/** Every text field that is stored: bidi overrides and other invisible controls are refused (hidden-characters.ts). */
+const withoutHiddenCharacters = [(value: string) => !hasHiddenCharacters(value), { error: M.hiddenCharacters }] as const;
+
+/**
+ * A text that is only looked up, never stored (login, QR key, captcha proof):
+ * one with odd characters is simply not found, and keeps the answer the spec
+ * gives for that (invalid link, invalid credentials).
+ */
+function lookupText(message: string, max: number) {
   return z
     .string({ error: message })
     .trim()
@@ -60,8 +69,15 @@ function requiredText(message: string, max: number) {
     .max(max, { error: M.textTooLong });
 }
 
+function requiredText(message: string, max: number) {
+  return lookupText(message, max).refine(...withoutHiddenCharacters);
+}
+
 function optionalText(max: number) {
-  return z.preprocess(blankToUndefined, z.string({ error: M.textTooLong }).trim().max(max, { error: M.textTooLong }).optional());
+  return z.preprocess(
+    blankToUndefined,
+    z.string({ error: M.textTooLong }).trim().max(max, { error: M.textTooLong }).refine(...withoutHiddenCharacters).optional(),
+  );
 }
 
 function requiredEmail(message: string) {
@@ -69,7 +85,7 @@ function requiredEmail(message: string) {
     .string({ error: message })
     .trim()
     .min(1, { error: message, abort: true })
-    .max(254, { error: M.invalidEmail })
+    .max(TICKET_TEXT_MAX.email, { error: M.invalidEmail })
     .pipe(z.email({ error: M.invalidEmail }));
 }
 
@@ -83,32 +99,28 @@ function optionalFlag() {
   }, z.boolean({ error: M.invalidTicketBody }).optional());
 }
 
+/** The French message of a date the ticket parsers refused. */
+function dateRefusal(reading: Extract<TicketDateReading, { ok: false }>, invalidMessage: string = M.invalidDate): string {
+  return reading.reason === 'out_of_range' ? M.dateOutOfRange : invalidMessage;
+}
+
+/** A typed date through one of the ticket parsers: its normalised value, or the parser's refusal as the issue. */
+function ticketDate(read: (value: string) => TicketDateReading) {
+  return z.string({ error: M.invalidDate }).transform((value, ctx) => {
+    const reading = read(value.trim());
+    if (reading.ok) return reading.value;
+    ctx.addIssue({ code: 'custom', message: dateRefusal(reading) });
+    return z.NEVER;
+  });
+}
+
 /** A local French date-time or a zoned ISO string, normalised to a UTC ISO instant. */
 function optionalInstant() {
-  return z.preprocess(
-    blankToUndefined,
-    z
-      .string({ error: M.invalidDate })
-      .transform((value, ctx) => {
-        const iso = parseTicketDateTime(value);
-        if (iso === null) {
-          ctx.addIssue({ code: 'custom', message: M.invalidDate });
-          return z.NEVER;
-        }
-        return iso;
-      })
-      .optional(),
-  );
+  return z.preprocess(blankToUndefined, ticketDate(readTicketDateTime).optional());
 }
 
 function optionalDay() {
-  return z.preprocess(
-    blankToUndefined,
-    z
-      .string({ error: M.invalidDate })
-      .refine((value) => parseTicketDate(value) !== null, { error: M.invalidDate })
-      .optional(),
-  );
+  return z.preprocess(blankToUndefined, ticketDate(readTicketDate).optional());
 }
 
 function pngSignature(requiredMessage: string) {
@@ -125,14 +137,15 @@ const nomRapport = z
   .trim()
   .min(1, { error: M.nomRapportRequired, abort: true })
   .max(TICKET_TEXT_MAX.nomRapport, { error: M.invalidNomRapport })
-  .regex(REPORT_FILE_NAME, { error: M.invalidNomRapport });
+  .regex(REPORT_FILE_NAME, { error: M.invalidNomRapport })
+  .refine(...withoutHiddenCharacters);
 
 // ---------------------------------------------------------------------------
 // Auth (spec §7: POST /api/login, POST /api/utilisateurs/change-password)
 // ---------------------------------------------------------------------------
 
 export const LoginBodySchema = z.object({
-  email: requiredText(LOGIN_MESSAGES.missingCredentials, 254),
+  email: lookupText(LOGIN_MESSAGES.missingCredentials, TICKET_TEXT_MAX.email),
   // Never trimmed: a space is a legitimate password character.
   motdepasse: z
     .string({ error: LOGIN_MESSAGES.missingCredentials })
@@ -199,8 +212,10 @@ export const ManualTicketCreateBodySchema = z
   .superRefine((body, ctx) => {
     const { date_enregistrement: date, heure_enregistrement: time } = body;
     if (date === undefined && time === undefined) return;
-    if (date === undefined || time === undefined || ticketRegistrationToIso(date, time) === null) {
-      ctx.addIssue({ code: 'custom', message: M.invalidRegistrationDateTime, path: ['date_enregistrement'] });
+    const reading = date === undefined || time === undefined ? null : readTicketRegistration(date.trim(), time.trim());
+    if (reading === null || !reading.ok) {
+      const message = reading === null ? M.invalidRegistrationDateTime : dateRefusal(reading, M.invalidRegistrationDateTime);
+      ctx.addIssue({ code: 'custom', message, path: ['date_enregistrement'] });
     }
   });
 export type ManualTicketCreateBody = z.infer<typeof ManualTicketCreateBodySchema>;
@@ -220,15 +235,23 @@ export const TelesurveillanceTicketFormSchema = z.object({
 export type TelesurveillanceTicketForm = z.infer<typeof TelesurveillanceTicketFormSchema>;
 
 /**
+ * What a télésurveillance account may send to the manual creation route: its
+ * form's fields (the photo is the file part). Registration date and time,
+ * technician, urgency, `remarque_tech`… are staff's: backdating a ticket or
+ * writing a technician's remark is not the remote operator's to do.
+ */
+export const TELESURVEILLANCE_TICKET_FIELDS: readonly string[] = Object.keys(TelesurveillanceTicketFormSchema.shape);
+
+/**
  * Text fields of `POST /api/public/ticket-create` (multipart, no token). The
  * QR `key` comes first so a request without one reports the invalid link.
  * `g-recaptcha-response` keeps the spec's name; it carries the captcha's
  * proof (a self-hosted proof-of-work) and is checked by the server.
  */
 export const PublicTicketCreateBodySchema = z.object({
-  key: requiredText(M.invalidLink, TICKET_TEXT_MAX.shortText),
+  key: lookupText(M.invalidLink, TICKET_TEXT_MAX.shortText),
   ...requesterFields,
-  'g-recaptcha-response': requiredText(M.captchaFailed, 20_000),
+  'g-recaptcha-response': lookupText(M.captchaFailed, 20_000),
 });
 export type PublicTicketCreateBody = z.infer<typeof PublicTicketCreateBodySchema>;
 
@@ -313,7 +336,7 @@ export const TicketVisitBodySchema = z
     constat_tech: requiredText(M.constatRequired, TICKET_TEXT_MAX.constat),
     remarque_tech: z.preprocess(
       blankToUndefined,
-      z.string({ error: M.textTooLong }).trim().max(TICKET_TEXT_MAX.remarque, { error: M.textTooLong }).default(''),
+      z.string({ error: M.textTooLong }).trim().max(TICKET_TEXT_MAX.remarque, { error: M.textTooLong }).refine(...withoutHiddenCharacters).default(''),
     ),
     devis: devisFlag,
     date_cloture: optionalInstant(),
@@ -356,18 +379,7 @@ export const ValidateQuoteBodySchema = z.object({
   numero_devis: requiredText(M.numeroDevisRequired, TICKET_TEXT_MAX.numeroDevis),
   date_enregistrement_devis: z.preprocess(
     blankToUndefined,
-    z
-      .string({ error: M.invalidDate })
-      .trim()
-      .transform((value, ctx) => {
-        const normalised = parseTicketDate(value) ?? parseTicketDateTime(value);
-        if (normalised === null) {
-          ctx.addIssue({ code: 'custom', message: M.invalidDate });
-          return z.NEVER;
-        }
-        return normalised;
-      })
-      .optional(),
+    ticketDate((value) => (/^\d{4}-\d{2}-\d{2}$/.test(value) ? readTicketDate(value) : readTicketDateTime(value))).optional(),
   ),
 });
 export type ValidateQuoteBody = z.infer<typeof ValidateQuoteBodySchema>;

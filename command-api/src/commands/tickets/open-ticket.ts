@@ -1,7 +1,8 @@
 import {
   MANAGEMENT_MESSAGES,
   NotFoundError,
-  ValidationError,
+  TICKET_DELAI_MAX_HOURS,
+  TICKET_MESSAGES,
   isUrgentTicket,
   ticketAgencyCode,
   ticketLocalYear,
@@ -12,7 +13,7 @@ import {
 } from '@fsm/contracts';
 import { findAgenceHoraires, findInstallation, type AgenceScope } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
-import { ticketDecider, type OpenTicket } from '../../domain/ticket/index.js';
+import { requireRegistrationTime, ticketDecider, type OpenTicket } from '../../domain/ticket/index.js';
 import { storePhoto } from '../../files/uploads.js';
 import { commandContext } from '../command-context.js';
 import { execute, type Actor } from '../execute.js';
@@ -44,8 +45,7 @@ export interface OpenTicketInput {
 }
 
 /** Not in the spec: a registration date-time ahead of the server's clock (a little slack for clock drift). */
-export const REGISTRATION_IN_FUTURE = 'La date d’enregistrement ne peut pas être dans le futur.';
-const FUTURE_SLACK_MS = 5 * 60_000;
+export const REGISTRATION_IN_FUTURE = TICKET_MESSAGES.registrationInFuture;
 
 export interface OpenedTicket {
   ticketId: string;
@@ -59,20 +59,24 @@ export interface OpenedTicket {
  * before a number is drawn, so a refused request costs no `num_chrono`.
  */
 export async function openTicket(deps: AppDeps, actor: Actor, input: OpenTicketInput): Promise<OpenedTicket> {
-  const clock = deps.clock();
-  if (input.openedAt !== null && Date.parse(input.openedAt) > clock.getTime() + FUTURE_SLACK_MS) throw new ValidationError(REGISTRATION_IN_FUTURE);
+  const now = deps.clock().toISOString();
+  // The decider's rule, applied before anything is looked up, drawn or stored.
+  if (input.openedAt !== null) requireRegistrationTime(input.openedAt, now);
   const installation = await findInstallation(deps.pool, input.installationId, input.scope);
   if (!installation) throw new NotFoundError(MANAGEMENT_MESSAGES.installationNotFound);
   const technicien = input.technicienId === null ? null : await resolveTechnicien(deps.pool, input.technicienId, installation.agence_id);
   const photo = input.photo === null ? null : await storePhoto(deps.blobs, input.photo);
 
-  const now = clock.toISOString();
   const openedAt = input.openedAt ?? now;
   const horaires = await findAgenceHoraires(deps.pool, installation.agence_id);
   const urgent = input.urgentFlag || isUrgentTicket({ astreinte: installation.astreinte, openedAt, horaires });
   // The installation's delay, else its métier's; the contracts require one on
-  // every installation, the fallback keeps older data readable.
-  const delai = installation.delai ?? installation.metier_delai_inter ?? null;
+  // every installation, the fallback keeps older data readable. One saved
+  // before delays were bounded may exceed a year: the ticket gets the longest
+  // delay allowed rather than being refused, since a breakdown request must
+  // go through whatever an administrator once typed.
+  const configured = installation.delai ?? installation.metier_delai_inter ?? null;
+  const delai = configured === null ? null : Math.min(configured, TICKET_DELAI_MAX_HOURS);
 
   const ticketId = deps.newId();
   const numChrono = await allocateNumChrono(deps.store, deps.newId, actor, {
@@ -106,6 +110,7 @@ export async function openTicket(deps: AppDeps, actor: Actor, input: OpenTicketI
       openedAt,
       ...(input.remarqueTech === null ? {} : { remarqueTech: input.remarqueTech }),
       inCharge: technicien === null ? null : { technicien, takenAt: now },
+      now,
     },
   };
   await execute(commandContext(deps), ticketDecider, ticketStreamId(ticketId), command, actor, toTicketEvent);

@@ -1,7 +1,7 @@
 import { TICKET_MESSAGES as M, ticketStreamId, type TicketVisitBody, type ValidateQuoteBody } from '@fsm/contracts';
 import type { AppDeps } from '../../app-deps.js';
-import { ticketDecider, type TicketCommand, type TicketVisitInput } from '../../domain/ticket/index.js';
-import { storeSignature } from '../../files/uploads.js';
+import { requireVisitTimes, ticketDecider, type TicketCommand, type TicketVisitInput } from '../../domain/ticket/index.js';
+import { signatureBytes } from '../../files/uploads.js';
 import { commandContext } from '../command-context.js';
 import { execute, type Actor } from '../execute.js';
 import { resolveTechnicien, toTicketEvent } from './ticket-command-support.js';
@@ -18,6 +18,9 @@ import { resolveTechnicien, toTicketEvent } from './ticket-command-support.js';
 export interface TicketRef {
   id: string;
   agence_id: string;
+  /** Its opening instant (ISO): a visit cannot start before it. */
+  created_at: string;
+  statut: string;
 }
 
 function run(deps: AppDeps, actor: Actor, ticketId: string, command: TicketCommand) {
@@ -37,17 +40,24 @@ export async function takeTicketInCharge(deps: AppDeps, actor: Actor, ticket: Ti
  * technician arrived at the end of the visit (now, when neither is given), so
  * a visit typed afterwards with only its end is never "arrived after it
  * ended". Without `technicien_id`, the technician in charge did the visit.
+ * The decider's time rules are applied before the signatures are stored, so
+ * a refused visit leaves no file behind; only on a ticket a visit fits, so
+ * that any other still answers the decider's 409 first.
  */
 async function visitInput(deps: AppDeps, ticket: TicketRef, body: TicketVisitBody): Promise<TicketVisitInput> {
+  const now = deps.clock().toISOString();
+  const closedAt = body.date_cloture ?? now;
+  const arriveAt = body.arrive_at ?? closedAt;
+  if (ticket.statut === 'en_cours' || ticket.statut === 'intervention') requireVisitTimes({ arriveAt, closedAt }, ticket.created_at, now);
   const technicien = body.technicien_id === undefined ? null : await resolveTechnicien(deps.pool, body.technicien_id, ticket.agence_id);
-  const signatureClient = await storeSignature(deps.blobs, body.signature_client, M.invalidSignature);
-  const signatureTechnicien = await storeSignature(deps.blobs, body.signature_technicien, M.invalidSignature);
-  const closedAt = body.date_cloture ?? deps.clock().toISOString();
+  const clientBytes = await signatureBytes(body.signature_client, M.invalidSignature);
+  const technicienBytes = await signatureBytes(body.signature_technicien, M.invalidSignature);
+  const [signatureClient, signatureTechnicien] = await Promise.all([deps.blobs.put(clientBytes, 'png'), deps.blobs.put(technicienBytes, 'png')]);
   return {
     constatTech: body.constat_tech,
     remarqueTech: body.remarque_tech,
     devis: body.devis,
-    arriveAt: body.arrive_at ?? closedAt,
+    arriveAt,
     closedAt,
     etatArrivee: body.etat_arrivee,
     etatDepart: body.etat_depart,
@@ -55,6 +65,7 @@ async function visitInput(deps: AppDeps, ticket: TicketRef, body: TicketVisitBod
     signatureClient,
     signatureTechnicien,
     technicien,
+    now,
   };
 }
 

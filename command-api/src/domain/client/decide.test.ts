@@ -29,6 +29,10 @@ describe('when the client does not exist', () => {
     spec.given().when(create({ ...fields, [field]: '' })).thenRejects(ValidationError, "Le nom, l'adresse, la ville et le code postal du client sont obligatoires.");
   });
 
+  it.each(['nom', 'adresse', 'ville', 'code_postal'])('refuses a right-to-left override in %s (issue 17: names shown reversed)', (field) => {
+    spec.given().when(create({ ...fields, [field]: '69\u202E003' })).thenRejects(ValidationError, 'Ce champ contient des caractères invisibles ou de contrôle non autorisés.');
+  });
+
   it('cannot update or delete it', () => {
     spec.given().when(update()).thenRejects(NotFoundError, 'Client introuvable.');
     spec.given().when(remove()).thenRejects(NotFoundError, 'Client introuvable.');

@@ -33,6 +33,11 @@ describe('when the installation does not exist', () => {
     ['description', ' ', 'La description est obligatoire.'],
     ['delai', '', 'Le délai est obligatoire.'],
     ['delai', 0, "Le délai doit être un nombre entier d'heures, d'au moins 1 heure."],
+    // Issue 17: a delai of 3,000,000,000 overflowed the read model's integer and stopped the read side.
+    ['delai', 3_000_000_000, 'Le délai ne peut pas dépasser 8760 heures (un an).'],
+    ['delai', '8761', 'Le délai ne peut pas dépasser 8760 heures (un an).'],
+    ['nom', 'SSI\u202Eeda', 'Ce champ contient des caractères invisibles ou de contrôle non autorisés.'],
+    ['description', 'Centrale\u200B', 'Ce champ contient des caractères invisibles ou de contrôle non autorisés.'],
     ['site_id', null, 'Veuillez sélectionner un site.'],
   ])('refuses %s = %j', (field, value, message) => {
     spec.given().when(create({ ...fields, [field]: value })).thenRejects(ValidationError, message);
@@ -54,6 +59,14 @@ describe('when the installation exists', () => {
       .given(created)
       .when(update({ ...fields, delai: 8, astreinte: false }))
       .then([{ type: 'InstallationUpdated', data: { installationId, ...facts, delai: 8, astreinte: 0, updatedAt: T2 } }]);
+  });
+
+  it('accepts a delai of a year, and refuses one hour more on edit', () => {
+    spec
+      .given(created)
+      .when(update({ ...fields, delai: 8760 }))
+      .then([{ type: 'InstallationUpdated', data: { installationId, ...facts, delai: 8760, updatedAt: T2 } }]);
+    spec.given(created).when(update({ ...fields, delai: 8761 })).thenRejects(ValidationError, 'Le délai ne peut pas dépasser 8760 heures (un an).');
   });
 
   it('appends nothing when a save changes nothing', () => {

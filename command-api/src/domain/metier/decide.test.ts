@@ -39,6 +39,17 @@ describe('when the catalogue is empty', () => {
     spec.given().when(create({ ...fields, ordre: 'premier' })).thenRejects(ValidationError, "L'ordre doit être un nombre entier.");
   });
 
+  it('refuses an ordre or a delay the read model cannot hold (issue 17: ordre 3,000,000,000 stopped the read side)', () => {
+    spec.given().when(create({ ...fields, ordre: 3_000_000_000 })).thenRejects(ValidationError, "L'ordre doit être compris entre -99999 et 99999.");
+    spec.given().when(create({ ...fields, ordre: -100_000 })).thenRejects(ValidationError, "L'ordre doit être compris entre -99999 et 99999.");
+    spec.given().when(create({ ...fields, delai_inter: 3e9 })).thenRejects(ValidationError, "Le délai d'intervention ne peut pas dépasser 8760 heures (un an).");
+    spec.given().when(create({ ...fields, nom: 'SSI\u202Eeda' })).thenRejects(ValidationError, 'Ce champ contient des caractères invisibles ou de contrôle non autorisés.');
+    spec
+      .given()
+      .when(create({ ...fields, ordre: -99_999, delai_inter: 8760 }))
+      .then([{ type: 'MetierCreated', data: { metierId, ...facts, ordre: -99_999, delai_inter: 8760, createdAt: T0 } }]);
+  });
+
   it('cannot update, delete or reorder a trade', () => {
     spec.given().when(update()).thenRejects(NotFoundError, 'Métier introuvable.');
     spec.given().when(remove()).thenRejects(NotFoundError, 'Métier introuvable.');
@@ -80,6 +91,10 @@ describe('when trades exist', () => {
       { type: 'MetiersReordered', data: { items: [{ metierId: IDS.metier2, ordre: 3 }], reorderedAt: T2 } },
     ]);
     spec.given(created, created2).when(reorder([{ id: metierId, ordre: 1 }, { id: IDS.metier2, ordre: 2 }])).then([]);
+  });
+
+  it('refuses a reorder to a rank the read model cannot hold', () => {
+    spec.given(created, created2).when(reorder([{ id: metierId, ordre: 3_000_000_000 }])).thenRejects(ValidationError, "L'ordre doit être compris entre -99999 et 99999.");
   });
 
   it('refuses a reorder naming an unknown trade or one trade twice', () => {

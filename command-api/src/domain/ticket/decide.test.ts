@@ -59,6 +59,8 @@ function given(...events: TicketEvent[]) {
 // ---------------------------------------------------------------------------
 
 const openedAt = '2026-03-02T08:00:00.000Z';
+/** The handlers' clock in these commands: after every visit of the fixtures. */
+const now = '2026-03-05T12:00:00.000Z';
 const paul: TicketPerson = { id: 'u-paul', prenom: 'Paul', nom: 'Durand' };
 const lea: TicketPerson = { id: 'u-lea', prenom: 'Léa', nom: 'Roux' };
 const operateur: TicketPerson = { id: 'u-op', prenom: 'Sophie', nom: 'Bernard' };
@@ -79,11 +81,12 @@ const openData: OpenTicket['data'] = {
   requester: { nom: 'Martin', prenom: 'Claire', email: 'claire@example.fr', telephone: '0612345678' },
   operateur,
   openedAt,
+  now,
 };
 
 const open = (data: Partial<OpenTicket['data']> = {}): OpenTicket => ({ type: 'OpenTicket', data: { ...openData, ...data } });
 
-const { inCharge: _none, ...openedFacts } = openData;
+const { inCharge: _none, now: _clock, ...openedFacts } = openData;
 const ticketOpened: TicketEvent = { type: 'TicketOpened', data: { ...openedFacts, echeance: '2026-03-02T12:00:00.000Z' } };
 const takenInCharge: TicketEvent = { type: 'TicketTakenInCharge', data: { technicien: paul, takenAt: '2026-03-02T08:10:00.000Z' } };
 
@@ -103,6 +106,7 @@ const visitInput: TicketVisitInput = {
   tempsTrajet: '00:35',
   signatureClient: 'sha256-sig-client',
   signatureTechnicien: 'sha256-sig-tech',
+  now,
 };
 
 /** The visit as recorded from `visitInput`, by the technician in charge (Paul). */
@@ -152,7 +156,19 @@ const M = {
   noQuote: 'Aucun devis n’est attendu pour ce ticket.',
   quoteValidated: 'Le devis de ce ticket est déjà validé.',
   invalidDate: 'Date invalide.',
+  outOfRange: 'La date doit être comprise entre le 01/01/2000 et le 31/12/2099.',
+  registrationInFuture: 'La date d’enregistrement ne peut pas être dans le futur.',
+  visitInFuture: 'La fin de l’intervention ne peut pas être dans le futur.',
+  visitBeforeOpening: 'L’arrivée du technicien ne peut pas précéder l’ouverture du ticket.',
+  quoteBeforeOpening: 'La date d’enregistrement du devis ne peut pas précéder l’ouverture du ticket.',
+  quoteInFuture: 'La date d’enregistrement du devis ne peut pas être dans le futur.',
+  invalidDelai: 'Le délai d’intervention est invalide.',
+  hidden: 'Ce champ contient des caractères invisibles ou de contrôle non autorisés.',
+  tooLong: 'Texte trop long.',
 };
+
+/** A right-to-left override: shows "Martin‮fdp.exe" as "Martinexe.pdf". */
+const RLO = '\u202E';
 
 /** Every way a visit report (closure or re-intervention) can be refused, with its French message. */
 const invalidVisits: Array<[string, Partial<TicketVisitInput>, string]> = [
@@ -169,6 +185,20 @@ const invalidVisits: Array<[string, Partial<TicketVisitInput>, string]> = [
   ['an unreadable closing time', { closedAt: '2026-03-02T10:00' }, M.invalidDate],
   ['an arrival after the end of the visit', { arriveAt: '2026-03-02T11:00:00.000Z' }, 'L’heure d’arrivée ne peut pas être postérieure à la fin de l’intervention.'],
   ['a technician without id', { technicien: { id: ' ', prenom: 'X', nom: 'Y' } }, M.technicien],
+  // Issue 17: a close dated 1500, or before the ticket's opening, stopped the read side for good.
+  ['a visit dated in 1500', { arriveAt: '1500-03-02T09:00:00.000Z', closedAt: '1500-03-02T10:00:00.000Z' }, M.outOfRange],
+  ['an end of visit in 2100', { closedAt: '2100-03-02T10:00:00.000Z' }, M.outOfRange],
+  ['an arrival on 31/12/1999 in Paris', { arriveAt: '1999-12-31T22:59:59.000Z' }, M.outOfRange],
+  ['an arrival before the ticket was opened', { arriveAt: '2026-03-02T07:59:59.000Z' }, M.visitBeforeOpening],
+  ['a whole visit before the ticket was opened', { arriveAt: '2026-03-01T09:00:00.000Z', closedAt: '2026-03-01T10:00:00.000Z' }, M.visitBeforeOpening],
+  ['an end of visit more than 5 minutes ahead of the clock', { closedAt: '2026-03-05T12:05:00.001Z' }, M.visitInFuture],
+  // Found by the poison-events property test: instants Date.parse reads but the events' schema (and so every projector) refuses.
+  ['an end of visit on 30 February', { closedAt: '2026-02-30T10:00:00.000Z' }, M.invalidDate],
+  ['an end of visit at 24:00', { closedAt: '2026-03-02T24:00:00Z' }, M.invalidDate],
+  ['an arrival without seconds', { arriveAt: '2026-03-02T10:00+01:00' }, M.invalidDate],
+  ['a constat with a right-to-left override', { constatTech: `Détecteur ${RLO}cé` }, M.hidden],
+  ['a remark with a zero-width space', { remarqueTech: 'RAS\u200B' }, M.hidden],
+  ['a constat longer than 10,000 characters', { constatTech: 'x'.repeat(10_001) }, M.tooLong],
 ];
 
 // ---------------------------------------------------------------------------
@@ -239,6 +269,44 @@ describe('when the ticket does not exist', () => {
       .thenRejects(ValidationError, M.technicien);
   });
 
+  it('opens a ticket registered on the first day of the range, in Paris time', () => {
+    const events = decide(open({ openedAt: '1999-12-31T23:00:00.000Z', delai: null }), initialState);
+    expect(events[0]).toMatchObject({ type: 'TicketOpened', data: { openedAt: '1999-12-31T23:00:00.000Z' } });
+  });
+
+  it.each(['1500-06-15T10:00:00.000Z', '0100-01-01T12:00:00.000Z', '1999-12-31T22:59:59.999Z', '2100-01-01T00:00:00.000Z'])(
+    'refuses a registration at %s with the range message (issue 17: year 1500 stopped the read side, year 0100 answered 500)',
+    (at) => {
+      given().when(open({ openedAt: at })).thenRejects(ValidationError, M.outOfRange);
+    },
+  );
+
+  it('refuses a registration more than 5 minutes ahead of the clock, and accepts one within them', () => {
+    given().when(open({ openedAt: '2026-03-05T12:05:00.001Z' })).thenRejects(ValidationError, M.registrationInFuture);
+    expect(decide(open({ openedAt: '2026-03-05T12:05:00.000Z', delai: null }), initialState)).toHaveLength(1);
+  });
+
+  it('refuses a delay above a year of hours, and keeps one of exactly a year (issue 17: 3,000,000,000 hours)', () => {
+    given().when(open({ delai: 8761 })).thenRejects(ValidationError, M.invalidDelai);
+    given().when(open({ delai: 3_000_000_000 })).thenRejects(ValidationError, M.invalidDelai);
+    given().when(open({ delai: Number.POSITIVE_INFINITY })).thenRejects(ValidationError, M.invalidDelai);
+    expect(decide(open({ delai: 8760 }), initialState)[0]).toMatchObject({ data: { delai: 8760, echeance: '2027-03-02T08:00:00.000Z' } });
+  });
+
+  it('refuses a manual creation taken in charge at an instant out of range', () => {
+    given()
+      .when(open({ inCharge: { technicien: paul, takenAt: '1500-03-02T08:10:00.000Z' } }))
+      .thenRejects(ValidationError, M.outOfRange);
+  });
+
+  it('refuses invisible characters and oversized texts in what the requester typed', () => {
+    given().when(open({ requester: { ...openData.requester, nom: `Martin${RLO}fdp.exe` } })).thenRejects(ValidationError, M.hidden);
+    given().when(open({ probleme: 'Alarme\u2066 feu' })).thenRejects(ValidationError, M.hidden);
+    given().when(open({ remarqueTech: 'Code\u0007' })).thenRejects(ValidationError, M.hidden);
+    given().when(open({ probleme: 'x'.repeat(5001) })).thenRejects(ValidationError, M.tooLong);
+    given().when(open({ requester: { ...openData.requester, telephone: '0'.repeat(41) } })).thenRejects(ValidationError, M.tooLong);
+  });
+
   it.each<[string, TicketCommand]>([
     ['take in charge', take()],
     ['close', close()],
@@ -266,6 +334,10 @@ describe('when open (ouvert)', () => {
 
   it('refuses an unreadable taking-charge time', () => {
     given(...history).when(take(lea, 'maintenant')).thenRejects(ValidationError, M.invalidDate);
+  });
+
+  it('refuses a taking-charge time out of range', () => {
+    given(...history).when(take(lea, '1500-03-02T08:10:00.000Z')).thenRejects(ValidationError, M.outOfRange);
   });
 
   it('refuses to be opened twice', () => {
@@ -313,6 +385,20 @@ describe('when in progress (en_cours)', () => {
     given(...history)
       .when(close({ arriveAt: visitInput.closedAt }))
       .then([closed({ arriveAt: visitReport.closedAt })]);
+  });
+
+  it('accepts an arrival typed in the very minute the ticket was opened (datetime-local has no seconds)', () => {
+    const openedLate: TicketEvent = { type: 'TicketOpened', data: { ...openedFacts, openedAt: '2026-03-02T08:00:45.000Z', echeance: null, delai: null } };
+    given(openedLate, takenInCharge)
+      .when(close({ arriveAt: '2026-03-02T08:00:00.000Z' }))
+      .then([closed({ arriveAt: '2026-03-02T08:00:00.000Z' })]);
+    given(openedLate, takenInCharge).when(close({ arriveAt: '2026-03-02T07:59:59.999Z' })).thenRejects(ValidationError, M.visitBeforeOpening);
+  });
+
+  it('accepts an end of visit up to 5 minutes ahead of the clock (phones drift)', () => {
+    given(...history)
+      .when(close({ closedAt: '2026-03-05T12:05:00.000Z' }))
+      .then([closed({ closedAt: '2026-03-05T12:05:00.000Z' })]);
   });
 
   it('records a re-intervention with the same fields', () => {
@@ -453,6 +539,34 @@ describe('when closed (clos)', () => {
     given(...withQuote)
       .when({ type: 'ValidateQuote', data: { numeroDevis: 'D-1', validatedAt: 'bientôt' } })
       .thenRejects(ValidationError, M.invalidDate);
+  });
+
+  it('accepts a registration on the day the ticket was opened, and on the day of validation', () => {
+    given(...withQuote).when(validate('D-1', '2026-03-02')).then([{ type: 'QuoteValidated', data: { numeroDevis: 'D-1', dateEnregistrementDevis: '2026-03-02', validatedAt: '2026-03-04T15:00:00.000Z' } }]);
+    given(...withQuote).when(validate('D-1', '2026-03-04')).then([{ type: 'QuoteValidated', data: { numeroDevis: 'D-1', dateEnregistrementDevis: '2026-03-04', validatedAt: '2026-03-04T15:00:00.000Z' } }]);
+  });
+
+  it.each<[string, string, string]>([
+    ['a day in 1500', '1500-03-04', M.outOfRange],
+    ['an instant in year 0100', '0100-03-04T10:00:00.000Z', M.outOfRange],
+    ['a day in 2100', '2100-03-04', M.outOfRange],
+    ['the day before the ticket was opened', '2026-03-01', M.quoteBeforeOpening],
+    ['an instant on the day before the opening, in Paris', '2026-03-01T22:59:59.000Z', M.quoteBeforeOpening],
+    ['the day after the validation', '2026-03-05', M.quoteInFuture],
+    ['an instant more than 5 minutes after the validation', '2026-03-04T15:05:00.001Z', M.quoteInFuture],
+  ])('refuses a registration date on %s', (_label, date, message) => {
+    given(...withQuote).when(validate('D-1', date)).thenRejects(ValidationError, message);
+  });
+
+  it('refuses a quote number with invisible characters, and a validation time out of range', () => {
+    given(...withQuote).when(validate(`D-${RLO}17`)).thenRejects(ValidationError, M.hidden);
+    given(...withQuote)
+      .when({ type: 'ValidateQuote', data: { numeroDevis: 'D-1', validatedAt: '1500-03-04T15:00:00.000Z' } })
+      .thenRejects(ValidationError, M.outOfRange);
+  });
+
+  it('refuses a report name with invisible characters', () => {
+    given(...history).when(attach(`rapport${RLO}fdp.pdf`)).thenRejects(ValidationError, M.hidden);
   });
 
   it('refuses a quote validation when the closure asked for none (devis = 0)', () => {

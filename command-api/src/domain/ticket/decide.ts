@@ -2,11 +2,19 @@ import {
   IllegalStateError,
   NotFoundError,
   TICKET_ARRIVAL_STATES,
+  TICKET_CLOCK_TOLERANCE_MS,
   TICKET_DEFAULT_TRAVEL_TIME,
+  TICKET_DELAI_MAX_HOURS,
   TICKET_DEPARTURE_STATES,
   TICKET_MESSAGES as M,
+  TICKET_TEXT_MAX,
   TICKET_TRAVEL_TIME_PATTERN,
   ValidationError,
+  hasHiddenCharacters,
+  isTicketDayInRange,
+  isTicketEventDay,
+  isTicketEventInstant,
+  isTicketInstantInRange,
   ticketEcheance,
   ticketLocalDate,
   type QuoteValidated,
@@ -30,7 +38,9 @@ import { evolve, initialState, type ExistingTicketState, type TicketState } from
  * fixed order: the ticket exists (404), the command fits its status (409),
  * then the input (400), so a closed ticket answers "clos" whatever was typed.
  * Inputs were already parsed by the route's zod schema; the checks here keep
- * the aggregate's invariants whatever the caller (seed, import, tests).
+ * the aggregate's invariants whatever the caller (seed, import, tests), and
+ * every value that reaches a read model stays within what it can hold: an
+ * event the projectors cannot write would stop the read side for everyone.
  */
 
 // ---------------------------------------------------------------------------
@@ -44,6 +54,8 @@ export type OpenTicket = {
   data: Omit<OpenedData, 'echeance'> & {
     /** Manual creation with a technician chosen: the ticket is opened and taken in charge at once. */
     inCharge?: { technicien: TicketPerson; takenAt: string } | null;
+    /** The handler's clock: a registration typed on the form cannot be later than it. */
+    now: string;
   };
 };
 
@@ -69,6 +81,8 @@ export interface TicketVisitInput {
   signatureTechnicien: string | null;
   /** Absent: the technician in charge did the visit. */
   technicien?: TicketPerson | null;
+  /** The handler's clock: a visit typed in the wizard cannot end later than it. */
+  now: string;
 }
 
 export type CloseTicket = { type: 'CloseTicket'; data: TicketVisitInput };
@@ -93,20 +107,60 @@ export type TicketCommand = OpenTicket | TakeTicketInCharge | CloseTicket | Reco
 // Shared checks
 // ---------------------------------------------------------------------------
 
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
-const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
-
+// The events' own format: an instant the projectors could not parse is never decided.
 function isInstant(value: string): boolean {
-  return ISO_INSTANT.test(value) && !Number.isNaN(Date.parse(value));
-}
-
-function isDay(value: string): boolean {
-  return ISO_DAY.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+  return isTicketEventInstant(value) && !Number.isNaN(Date.parse(value));
 }
 
 function requireInstant(value: string): string {
   if (!isInstant(value)) throw new ValidationError(M.invalidDate);
   return value;
+}
+
+/** A ticket date: a real instant on a French day from 2000 through 2099 (the SLA clock and num_chrono need no more). */
+function requireTicketInstant(value: string): string {
+  if (!isTicketInstantInRange(requireInstant(value))) throw new ValidationError(M.dateOutOfRange);
+  return value;
+}
+
+function laterThanClock(instant: string, now: string): boolean {
+  return Date.parse(instant) > Date.parse(requireInstant(now)) + TICKET_CLOCK_TOLERANCE_MS;
+}
+
+/**
+ * The registration instant of a ticket: in the range of ticket dates and not
+ * ahead of the clock. Exported so the handler refuses it before it draws a
+ * num_chrono or stores a photo; the decider checks it again.
+ */
+export function requireRegistrationTime(openedAt: string, now: string): string {
+  const at = requireTicketInstant(openedAt);
+  if (laterThanClock(at, now)) throw new ValidationError(M.registrationInFuture);
+  return at;
+}
+
+/**
+ * A visit's arrival and end: in the range, in order, not ahead of the clock,
+ * and not before the ticket was opened. `datetime-local` fields have minute
+ * precision, so an arrival typed in the very minute of the opening is on
+ * time. Exported so the handler refuses a visit before it stores the
+ * signatures; the decider checks it again against the ticket's own opening.
+ */
+export function requireVisitTimes(visit: { arriveAt: string; closedAt: string }, openedAt: string, now: string): { arriveAt: string; closedAt: string } {
+  const arriveAt = requireTicketInstant(visit.arriveAt);
+  const closedAt = requireTicketInstant(visit.closedAt);
+  if (Date.parse(arriveAt) > Date.parse(closedAt)) throw new ValidationError(M.arrivalAfterClosure);
+  if (laterThanClock(closedAt, now)) throw new ValidationError(M.visitInFuture);
+  const openingMinute = Math.floor(Date.parse(openedAt) / 60_000) * 60_000;
+  if (Date.parse(arriveAt) < openingMinute) throw new ValidationError(M.visitBeforeOpening);
+  return { arriveAt, closedAt };
+}
+
+/** A text someone typed: trimmed, bounded, without the invisible characters that make it display as something else. */
+function typedText(value: string, max: number): string {
+  const text = value.trim();
+  if (text.length > max) throw new ValidationError(M.textTooLong);
+  if (hasHiddenCharacters(text)) throw new ValidationError(M.hiddenCharacters);
+  return text;
 }
 
 function isBlank(value: string | null | undefined): boolean {
@@ -144,8 +198,8 @@ function requireInProgress(ticket: ExistingTicketState) {
   }
 }
 
-function visitReport(input: TicketVisitInput, technicienInCharge: TicketPerson): TicketVisitReport {
-  const constatTech = input.constatTech.trim();
+function visitReport(input: TicketVisitInput, ticket: ExistingTicketState & { technicien: TicketPerson }): TicketVisitReport {
+  const constatTech = typedText(input.constatTech, TICKET_TEXT_MAX.constat);
   if (constatTech === '') throw new ValidationError(M.constatRequired);
   if (!isArrivalState(input.etatArrivee)) throw new ValidationError(M.invalidArrivalState);
   if (!isDepartureState(input.etatDepart)) throw new ValidationError(M.invalidDepartureState);
@@ -154,12 +208,10 @@ function visitReport(input: TicketVisitInput, technicienInCharge: TicketPerson):
   if (isBlank(input.signatureClient)) throw new ValidationError(M.signatureClientRequired);
   if (isBlank(input.signatureTechnicien)) throw new ValidationError(M.signatureTechnicienRequired);
   if (input.devis !== 0 && input.devis !== 1) throw new ValidationError(M.invalidDevis);
-  const arriveAt = requireInstant(input.arriveAt);
-  const closedAt = requireInstant(input.closedAt);
-  if (Date.parse(arriveAt) > Date.parse(closedAt)) throw new ValidationError(M.arrivalAfterClosure);
+  const { arriveAt, closedAt } = requireVisitTimes(input, ticket.openedAt, input.now);
   return {
     constatTech,
-    remarqueTech: (input.remarqueTech ?? '').trim(),
+    remarqueTech: typedText(input.remarqueTech ?? '', TICKET_TEXT_MAX.remarque),
     devis: input.devis,
     arriveAt,
     closedAt,
@@ -168,7 +220,7 @@ function visitReport(input: TicketVisitInput, technicienInCharge: TicketPerson):
     tempsTrajet,
     signatureClient: (input.signatureClient ?? '').trim(),
     signatureTechnicien: (input.signatureTechnicien ?? '').trim(),
-    technicien: input.technicien === null || input.technicien === undefined ? technicienInCharge : requireTechnicien(input.technicien),
+    technicien: input.technicien === null || input.technicien === undefined ? ticket.technicien : requireTechnicien(input.technicien),
   };
 }
 
@@ -178,20 +230,22 @@ function visitReport(input: TicketVisitInput, technicienInCharge: TicketPerson):
 
 export function openTicket(command: OpenTicket, state: TicketState): TicketEvent[] {
   if (state.status !== 'nonexistent') throw new IllegalStateError(M.ticketAlreadyExists);
-  const { inCharge, ...data } = command.data;
+  const { inCharge, now, ...data } = command.data;
   const requester = {
-    nom: data.requester.nom.trim(),
-    prenom: data.requester.prenom.trim(),
-    email: data.requester.email.trim(),
-    telephone: data.requester.telephone.trim(),
+    nom: typedText(data.requester.nom, TICKET_TEXT_MAX.shortText),
+    prenom: typedText(data.requester.prenom, TICKET_TEXT_MAX.shortText),
+    email: typedText(data.requester.email, TICKET_TEXT_MAX.email),
+    telephone: typedText(data.requester.telephone, TICKET_TEXT_MAX.telephone),
   };
-  const probleme = data.probleme.trim();
+  const probleme = typedText(data.probleme, TICKET_TEXT_MAX.probleme);
   if (isBlank(data.ticketId) || isBlank(data.numChrono) || isBlank(data.installation.id) || isBlank(data.agenceId)) {
     throw new ValidationError(M.requiredFields);
   }
   if (Object.values(requester).some((field) => field === '') || probleme === '') throw new ValidationError(M.requiredFields);
-  if (data.delai !== null && !(Number.isFinite(data.delai) && data.delai >= 0)) throw new ValidationError(M.invalidDelai);
-  const openedAt = requireInstant(data.openedAt);
+  if (data.delai !== null && !(Number.isFinite(data.delai) && data.delai >= 0 && data.delai <= TICKET_DELAI_MAX_HOURS)) {
+    throw new ValidationError(M.invalidDelai);
+  }
+  const openedAt = requireRegistrationTime(data.openedAt, now);
 
   const { remarqueTech, ...rest } = data;
   const opened: TicketOpened = {
@@ -202,13 +256,13 @@ export function openTicket(command: OpenTicket, state: TicketState): TicketEvent
       probleme,
       openedAt,
       echeance: ticketEcheance(openedAt, data.delai),
-      ...(isBlank(remarqueTech) ? {} : { remarqueTech: (remarqueTech ?? '').trim() }),
+      ...(isBlank(remarqueTech) ? {} : { remarqueTech: typedText(remarqueTech ?? '', TICKET_TEXT_MAX.remarque) }),
     },
   };
   if (inCharge === null || inCharge === undefined) return [opened];
   const takenInCharge: TicketTakenInCharge = {
     type: 'TicketTakenInCharge',
-    data: { technicien: requireTechnicien(inCharge.technicien), takenAt: requireInstant(inCharge.takenAt) },
+    data: { technicien: requireTechnicien(inCharge.technicien), takenAt: requireTicketInstant(inCharge.takenAt) },
   };
   return [opened, takenInCharge];
 }
@@ -219,14 +273,14 @@ export function takeTicketInCharge(command: TakeTicketInCharge, state: TicketSta
   if (ticket.status === 'clos') throw new IllegalStateError(M.ticketClosed);
   const event: TicketTakenInCharge = {
     type: 'TicketTakenInCharge',
-    data: { technicien: requireTechnicien(command.data.technicien), takenAt: requireInstant(command.data.takenAt) },
+    data: { technicien: requireTechnicien(command.data.technicien), takenAt: requireTicketInstant(command.data.takenAt) },
   };
   return [event];
 }
 
 export function closeTicket(command: CloseTicket, state: TicketState): TicketEvent[] {
   const ticket = requireInProgress(requireTicket(state));
-  const event: TicketClosed = { type: 'TicketClosed', data: visitReport(command.data, ticket.technicien) };
+  const event: TicketClosed = { type: 'TicketClosed', data: visitReport(command.data, ticket) };
   return [event];
 }
 
@@ -243,7 +297,7 @@ export function recordReintervention(command: RecordReintervention, state: Ticke
   }
   const event: ReinterventionRecorded = {
     type: 'ReinterventionRecorded',
-    data: { ...visitReport(visit, ticket.technicien), interventionId },
+    data: { ...visitReport(visit, ticket), interventionId },
   };
   return [event];
 }
@@ -265,7 +319,7 @@ export function attachReport(command: AttachReport, state: TicketState): TicketE
     if (intervention === undefined) throw new NotFoundError(M.interventionNotFound);
     current = intervention.nomRapport;
   }
-  const nomRapport = command.data.nomRapport.trim();
+  const nomRapport = typedText(command.data.nomRapport, TICKET_TEXT_MAX.nomRapport);
   if (nomRapport === '') throw new ValidationError(M.nomRapportRequired);
   if (/[/\\]/.test(nomRapport)) throw new ValidationError(M.invalidNomRapport);
   if (nomRapport === current) return [];
@@ -273,22 +327,33 @@ export function attachReport(command: AttachReport, state: TicketState): TicketE
   return [event];
 }
 
+/**
+ * The quote's registration date as typed: a day or an instant, in the range of
+ * ticket dates, not before the day the ticket was opened (a quote for it
+ * cannot predate it) and not after the validation (it has happened).
+ */
+function quoteRegistrationDate(given: string, openedAt: string, validatedAt: string): string {
+  const date = given.trim();
+  const day = isTicketEventDay(date);
+  if (!day && !isInstant(date)) throw new ValidationError(M.invalidDate);
+  if (day ? !isTicketDayInRange(date) : !isTicketInstantInRange(date)) throw new ValidationError(M.dateOutOfRange);
+  const registeredDay = day ? date : ticketLocalDate(date);
+  if (registeredDay < ticketLocalDate(openedAt)) throw new ValidationError(M.quoteDateBeforeOpening);
+  const latest = Date.parse(validatedAt) + TICKET_CLOCK_TOLERANCE_MS;
+  if (day ? date > ticketLocalDate(latest) : Date.parse(date) > latest) throw new ValidationError(M.quoteDateInFuture);
+  return date;
+}
+
 /** Allowed in any status, closed included, once a visit asked for a quote and until it is validated. */
 export function validateQuote(command: ValidateQuote, state: TicketState): TicketEvent[] {
   const ticket = requireTicket(state);
   if (ticket.quote.status === 'none') throw new IllegalStateError(M.noQuotePending);
   if (ticket.quote.status === 'validated') throw new IllegalStateError(M.quoteAlreadyValidated);
-  const numeroDevis = command.data.numeroDevis.trim();
+  const numeroDevis = typedText(command.data.numeroDevis, TICKET_TEXT_MAX.numeroDevis);
   if (numeroDevis === '') throw new ValidationError(M.numeroDevisRequired);
-  const validatedAt = requireInstant(command.data.validatedAt);
+  const validatedAt = requireTicketInstant(command.data.validatedAt);
   const given = command.data.dateEnregistrementDevis;
-  let dateEnregistrementDevis: string;
-  if (isBlank(given)) {
-    dateEnregistrementDevis = ticketLocalDate(validatedAt);
-  } else {
-    dateEnregistrementDevis = (given ?? '').trim();
-    if (!isDay(dateEnregistrementDevis) && !isInstant(dateEnregistrementDevis)) throw new ValidationError(M.invalidDate);
-  }
+  const dateEnregistrementDevis = isBlank(given) ? ticketLocalDate(validatedAt) : quoteRegistrationDate(given ?? '', ticket.openedAt, validatedAt);
   const event: QuoteValidated = { type: 'QuoteValidated', data: { numeroDevis, dateEnregistrementDevis, validatedAt } };
   return [event];
 }
