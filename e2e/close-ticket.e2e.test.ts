@@ -65,7 +65,7 @@ describe.skipIf(skipReason !== null)('journey 2: a technician closes a ticket', 
       await wizard.getByText(`Le ticket ${ticket!.num_chrono} est clos.`).waitFor({ timeout: 20_000 });
       const link = wizard.getByRole('link', { name: 'Télécharger le rapport' });
       await link.waitFor({ timeout: 60_000 });
-      // The browser link carries the session token the download route checks.
+      // The browser link carries a download token bound to the file (never the session token: issue 17).
       expect(await link.getAttribute('href')).toContain('token=');
       await wizard.getByText(`Rapport envoyé à ${ticket!.demandeur_email}`, { exact: false }).waitFor({ timeout: 60_000 });
       await wizard.getByRole('button', { name: 'Fermer' }).first().click();

@@ -71,8 +71,8 @@ async function requestExport(user: TestUser, payload: object) {
 }
 
 /** Polls the status route until done, returning every answer seen. */
-async function waitDone(user: TestUser, id: string): Promise<{ status: string; progress: number; rows: number }[]> {
-  const seen: { status: string; progress: number; rows: number }[] = [];
+async function waitDone(user: TestUser, id: string): Promise<{ status: string; progress: number; rows: number; downloadUrl: string | null }[]> {
+  const seen: { status: string; progress: number; rows: number; downloadUrl: string | null }[] = [];
   await until(async () => {
     const res = await h.request(user, { method: 'GET', url: `/api/exports/${id}` });
     expect(res.statusCode).toBe(200);
@@ -124,6 +124,7 @@ afterAll(async () => {
 
 describe('statistics export', () => {
   let exportId: string;
+  let downloadUrl: string;
 
   it(`writes ${ROWS.toLocaleString('en')} rows in the workers, with a progress value that goes up`, async () => {
     const res = await requestExport(statsA, { kind: 'stats-tickets', filters: STATS_QUERY });
@@ -135,7 +136,10 @@ describe('statistics export', () => {
 
     const seen = await waitDone(statsA, exportId);
     const last = seen.at(-1)!;
-    expect(last).toMatchObject({ status: 'done', progress: 100, rows: ROWS, downloadUrl: `/api/exports/${exportId}/download` });
+    // The link carries a short-lived token bound to this export, never the session token (issue 17).
+    expect(last).toMatchObject({ status: 'done', progress: 100, rows: ROWS, downloadUrl: expect.stringMatching(new RegExp(`^/api/exports/${exportId}/download\\?token=[\\w.-]+$`)) });
+    expect(last.downloadUrl).not.toContain(statsA.token);
+    downloadUrl = last.downloadUrl!;
     // What the status route said never went backwards.
     const order = { pending: 0, running: 1, done: 2, failed: 2 } as Record<string, number>;
     for (let k = 1; k < seen.length; k++) {
@@ -156,7 +160,7 @@ describe('statistics export', () => {
   it('is the file the inline route gives for the same filters, with its SHA-256 in ExportCompleted', async () => {
     const inline = await h.request(statsA, { method: 'GET', url: `/api/stats/tickets.csv?from=${STATS_QUERY.from}&to=${STATS_QUERY.to}` });
     expect(inline.statusCode).toBe(200);
-    const file = await h.request(null, { method: 'GET', url: `/api/exports/${exportId}/download?token=${statsA.token}` });
+    const file = await h.request(null, { method: 'GET', url: downloadUrl });
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(file.headers['content-disposition']).toBe('attachment; filename="stats_tickets_2025-07-01.csv"');
@@ -181,9 +185,10 @@ describe('statistics export', () => {
     const res = await requestExport(global, { kind: 'stats-tickets', filters: { ...STATS_QUERY, agence_id: agenceB } });
     expect(res.statusCode).toBe(202);
     const { id } = res.json();
-    expect((await waitDone(global, id)).at(-1)).toMatchObject({ status: 'done', rows: 40 });
+    const done = (await waitDone(global, id)).at(-1)!;
+    expect(done).toMatchObject({ status: 'done', rows: 40 });
     const inline = await h.request(global, { method: 'GET', url: `/api/stats/tickets.csv?from=${STATS_QUERY.from}&to=${STATS_QUERY.to}&agence_id=${agenceB}` });
-    const file = await h.request(null, { method: 'GET', url: `/api/exports/${id}/download?token=${global.token}` });
+    const file = await h.request(null, { method: 'GET', url: done.downloadUrl! });
     expect(file.rawPayload.equals(inline.rawPayload)).toBe(true);
     // The default window (29 days before today through today) when no dates are sent.
     const windowed = await requestExport(statsA, { kind: 'stats-tickets' });
@@ -196,14 +201,14 @@ describe('statistics export', () => {
     // No statistics permission: neither asking nor reading.
     expect((await requestExport(techA, { kind: 'stats-tickets', filters: STATS_QUERY })).statusCode).toBe(403);
     expect((await h.request(techA, { method: 'GET', url: `/api/exports/${exportId}` })).statusCode).toBe(403);
-    expect((await h.request(null, { method: 'GET', url: `/api/exports/${exportId}/download?token=${techA.token}` })).statusCode).toBe(403);
+    expect((await h.request(techA, { method: 'GET', url: `/api/exports/${exportId}/download` })).statusCode).toBe(403);
     // Own agency only: another agency asked for is refused, as on the inline route.
     const forged = await requestExport(statsA, { kind: 'stats-tickets', filters: { ...STATS_QUERY, agence_id: agenceB } });
     expect(forged.statusCode).toBe(403);
     expect(forged.json().error).toBe('Accès refusé.');
     // Another agency's export does not exist for them.
     expect((await h.request(statsB, { method: 'GET', url: `/api/exports/${exportId}` })).statusCode).toBe(404);
-    const outside = await h.request(null, { method: 'GET', url: `/api/exports/${exportId}/download?token=${statsB.token}` });
+    const outside = await h.request(statsB, { method: 'GET', url: `/api/exports/${exportId}/download` });
     expect(outside.statusCode).toBe(404);
     expect(outside.json().error).toBe('Export introuvable.');
     // Global statistics see every agency's.
@@ -213,6 +218,12 @@ describe('statistics export', () => {
     expect((await h.request(null, { method: 'GET', url: `/api/exports/${exportId}` })).statusCode).toBe(401);
     expect((await h.request(null, { method: 'GET', url: `/api/exports/${exportId}/download` })).statusCode).toBe(401);
     expect((await h.request(null, { method: 'GET', url: `/api/exports/${exportId}/download?token=nope` })).statusCode).toBe(401);
+    // A session token opens nothing from a URL; a link opens its own export only.
+    const sessionInUrl = await h.request(null, { method: 'GET', url: `/api/exports/${exportId}/download?token=${statsA.token}` });
+    expect(sessionInUrl.statusCode).toBe(401);
+    expect(sessionInUrl.json().error).toBe('Lien de téléchargement invalide.');
+    const linkToken = new URL(downloadUrl, 'http://x').searchParams.get('token')!;
+    expect((await h.request(null, { method: 'GET', url: `/api/exports/${randomUUID()}/download?token=${linkToken}` })).statusCode).toBe(403);
     expect((await h.request(statsA, { method: 'GET', url: '/api/exports/..%2F..%2Fetc' })).statusCode).toBe(400);
     expect((await requestExport(statsA, { kind: 'pdf' })).statusCode).toBe(400);
     expect((await requestExport(statsA, { kind: 'stats-tickets', filters: { from: '2025-07-01', to: '2025-01-01' } })).statusCode).toBe(400);
@@ -230,7 +241,7 @@ describe('status while waiting, running, failed', () => {
       await until(async () => (await exportsQueue.getJob(jobId)) !== undefined);
       const status = async () => (await h.request(statsA, { method: 'GET', url: `/api/exports/${id}` })).json();
       expect(await status()).toMatchObject({ status: 'pending', progress: 0, rows: 0, downloadUrl: null });
-      const early = await h.request(null, { method: 'GET', url: `/api/exports/${id}/download?token=${statsA.token}` });
+      const early = await h.request(statsA, { method: 'GET', url: `/api/exports/${id}/download` });
       expect(early.statusCode).toBe(409);
       expect(early.json().error).toBe("L'export n'est pas encore prêt.");
       // What a running job writes (jobs.export_progress), as the exporter does after each slice.
@@ -244,7 +255,7 @@ describe('status while waiting, running, failed', () => {
         { expectedRevision: 'any' },
       );
       expect(await status()).toMatchObject({ status: 'failed', downloadUrl: null, error: "L'export a échoué." });
-      expect((await h.request(null, { method: 'GET', url: `/api/exports/${id}/download?token=${statsA.token}` })).statusCode).toBe(409);
+      expect((await h.request(statsA, { method: 'GET', url: `/api/exports/${id}/download` })).statusCode).toBe(409);
     } finally {
       await exportsQueue.resume();
     }
@@ -259,16 +270,17 @@ describe('QR codes export', () => {
     expect(res.statusCode).toBe(202);
     const { id, filename } = res.json();
     expect(filename).toBe('qrcodes_2025-07-01.csv');
-    expect((await waitDone(adminA, id)).at(-1)).toMatchObject({ status: 'done', progress: 100, rows: 30 });
+    const done = (await waitDone(adminA, id)).at(-1)!;
+    expect(done).toMatchObject({ status: 'done', progress: 100, rows: 30 });
     const inline = await h.request(adminA, { method: 'POST', url: '/api/qrcodes/export' });
-    const file = await h.request(null, { method: 'GET', url: `/api/exports/${id}/download?token=${adminA.token}` });
+    const file = await h.request(null, { method: 'GET', url: done.downloadUrl! });
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-disposition']).toBe('attachment; filename="qrcodes_2025-07-01.csv"');
     expect(file.rawPayload.equals(inline.rawPayload)).toBe(true);
     expect(file.rawPayload.toString('utf8').split('\r\n')).toHaveLength(30 + 2);
 
     expect((await h.request(adminB, { method: 'GET', url: `/api/exports/${id}` })).statusCode).toBe(404);
-    expect((await h.request(null, { method: 'GET', url: `/api/exports/${id}/download?token=${adminB.token}` })).statusCode).toBe(404);
+    expect((await h.request(adminB, { method: 'GET', url: `/api/exports/${id}/download` })).statusCode).toBe(404);
     expect((await h.request(statsA, { method: 'GET', url: `/api/exports/${id}` })).statusCode).toBe(403);
     expect((await requestExport(statsA, { kind: 'qrcodes' })).statusCode).toBe(403);
     expect((await requestExport(adminA, { kind: 'qrcodes', filters: { agence_id: agenceB } })).statusCode).toBe(403);

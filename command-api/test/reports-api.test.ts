@@ -57,6 +57,9 @@ async function run(ticketId: string, command: TicketCommand): Promise<void> {
   await execute(commandContext(h.deps), ticketDecider, ticketStreamId(ticketId), command, h.system, toTicketEvent);
 }
 
+/** The clock the commands below were decided at: the day after the visits. */
+const DECIDED_AT = '2026-03-03T00:00:00.000Z';
+
 async function openTicket(numChrono: string): Promise<string> {
   const ticketId = randomUUID();
   const paul = { id: tech.id, prenom: 'Paul', nom: 'Durand' };
@@ -79,6 +82,7 @@ async function openTicket(numChrono: string): Promise<string> {
       operateur: null,
       openedAt: '2026-03-02T08:00:00.000Z',
       inCharge: { technicien: paul, takenAt: '2026-03-02T08:10:00.000Z' },
+      now: DECIDED_AT,
     },
   });
   return ticketId;
@@ -97,6 +101,7 @@ const visitData = {
   etatArrivee: 'En alarme feu',
   etatDepart: 'Fonctionnel',
   tempsTrajet: '00:35',
+  now: DECIDED_AT,
 };
 
 const reportBody = {
@@ -150,8 +155,14 @@ describe('POST /api/reports/{ticketId}.pdf', () => {
     expect(events.filter((event) => event.type === 'ReportRequested').length).toBeLessThanOrEqual(1);
   });
 
-  it('serves the PDF to a token in the query, for the ticket’s agency only', async () => {
-    const res = await h.request(null, { method: 'GET', url: `/api/reports/download/${filename}?token=${encodeURIComponent(tech.token)}` });
+  it('serves the PDF to a download link the screens ask for, for the ticket’s agency only', async () => {
+    // Any staff member of the agency may open a report: no tickets.devis needed for the link.
+    const reader = await h.createUser({ role: 'technicien', agenceId, permissions: [] });
+    const link = await h.request(reader, { method: 'GET', url: `/api/reports/download/${filename}/link` });
+    expect(link.statusCode).toBe(200);
+    expect(link.headers['cache-control']).toBe('no-store');
+    expect(link.json()).toEqual({ success: true, filename, downloadUrl: expect.stringMatching(new RegExp(`^/api/reports/download/${filename}\\?token=[\\w.-]+$`)) });
+    const res = await h.request(null, { method: 'GET', url: link.json().downloadUrl });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
     const pdf = res.rawPayload;
@@ -165,8 +176,15 @@ describe('POST /api/reports/{ticketId}.pdf', () => {
     expect((await h.request(tech, { method: 'GET', url: `/api/reports/download/${filename}` })).statusCode).toBe(200);
     expect((await h.request(null, { method: 'GET', url: `/api/reports/download/${filename}` })).statusCode).toBe(401);
     expect((await h.request(null, { method: 'GET', url: `/api/reports/download/${filename}?token=forged` })).statusCode).toBe(401);
+    // A session token opens a download only as a bearer header, never from a URL (issue 17).
+    const inUrl = await h.request(null, { method: 'GET', url: `/api/reports/download/${filename}?token=${encodeURIComponent(tech.token)}` });
+    expect(inUrl.statusCode).toBe(401);
+    expect(inUrl.json().error).toBe('Lien de téléchargement invalide.');
     const stranger = await h.createUser({ role: 'technicien' });
-    expect((await h.request(null, { method: 'GET', url: `/api/reports/download/${filename}?token=${stranger.token}` })).statusCode).toBe(404);
+    expect((await h.request(stranger, { method: 'GET', url: `/api/reports/download/${filename}` })).statusCode).toBe(404);
+    expect((await h.request(stranger, { method: 'GET', url: `/api/reports/download/${filename}/link` })).statusCode).toBe(404);
+    const veille = await h.createUser({ role: 'telesurveillance', telesurvAgences: [agenceId] });
+    expect((await h.request(veille, { method: 'GET', url: `/api/reports/download/${filename}/link` })).statusCode).toBe(403);
     for (const bad of ['..%2F..%2Fetc%2Fpasswd', '%2E%2E', 'rapport.pdf%00.txt', 'rapport..pdf']) {
       const response = await h.request(tech, { method: 'GET', url: `/api/reports/download/${bad}` });
       expect([400, 404]).toContain(response.statusCode);

@@ -3,7 +3,7 @@ import { ForbiddenError, UnauthorizedError, hasPermission, type PermissionSlug, 
 import type { AgenceScope, UserRow } from '@fsm/projections';
 import type { AppDeps } from '../app-deps.js';
 import { findUserWithTokenVersion } from './credentials.js';
-import { SESSION_EXPIRED, bearerToken } from './tokens.js';
+import { SESSION_EXPIRED, bearerToken, tokenHash } from './tokens.js';
 
 /** The authenticated caller, read fresh from the users read model on each request. */
 export interface Principal extends SessionUser {
@@ -39,19 +39,22 @@ export async function authenticate(request: FastifyRequest, deps: AppDeps): Prom
 
 /**
  * A session token → the principal; 401 'Session expirée' when the token is
- * missing, forged, expired, issued before the last password change, or its
- * user is gone.
+ * missing, forged, expired, issued before the last password change, ended by
+ * Déconnexion, or its user is gone.
  */
 export async function principalFromToken(token: string | undefined, deps: AppDeps): Promise<Principal> {
   if (!token) throw new UnauthorizedError(SESSION_EXPIRED);
   const { sub, ver } = await deps.tokens.verify(token);
-  return principalOfUser(sub, deps, ver ?? 0);
+  return principalOfUser(sub, deps, ver ?? 0, tokenHash(token));
 }
 
-/** The principal of a user id whose credential version must be `version` (or any, when null). */
-export async function principalOfUser(userId: string, deps: AppDeps, version: number | null): Promise<Principal> {
-  const row = await findUserWithTokenVersion(deps.pool, userId);
-  if (!row || (version !== null && row.token_version !== version)) throw new UnauthorizedError(SESSION_EXPIRED);
+/**
+ * The principal of a user id whose credential version must be `version` (or
+ * any, when null) and, when `revocable` is given, whose token was not revoked.
+ */
+export async function principalOfUser(userId: string, deps: AppDeps, version: number | null, revocable: Buffer | null = null): Promise<Principal> {
+  const row = await findUserWithTokenVersion(deps.pool, userId, revocable);
+  if (!row || row.revoked || (version !== null && row.token_version !== version)) throw new UnauthorizedError(SESSION_EXPIRED);
   return { ...toSessionUser(row), email: row.email, telesurvAgenceIds: row.telesurv_agence_ids };
 }
 

@@ -5,10 +5,10 @@ import { bearerToken, createTokenService } from './tokens.js';
 const secret = 'a-test-secret-that-is-long-enough-1234';
 
 describe('session tokens', () => {
-  it('round-trips the user id', async () => {
-    const tokens = createTokenService({ secret, ttlHours: 1 });
+  it('round-trips the user id, with the expiry the revocation list keeps', async () => {
+    const tokens = createTokenService({ secret, ttlHours: 1, now: () => new Date('2026-11-22T10:00:00Z') });
     const token = await tokens.sign({ sub: 'user-1' });
-    await expect(tokens.verify(token)).resolves.toEqual({ sub: 'user-1' });
+    await expect(tokens.verify(token)).resolves.toEqual({ sub: 'user-1', exp: Date.parse('2026-11-22T11:00:00Z') / 1000 });
   });
 
   it('refuses an expired token with "Session expirée"', async () => {

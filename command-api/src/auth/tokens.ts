@@ -1,13 +1,13 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
-import { UnauthorizedError } from '@fsm/contracts';
+import { DOWNLOAD_LINK_TTL_SECONDS, UnauthorizedError } from '@fsm/contracts';
 
 export const SESSION_EXPIRED = 'Session expirée';
 export const DOWNLOAD_LINK_EXPIRED = 'Lien de téléchargement expiré. Merci de le générer à nouveau.';
 export const DOWNLOAD_LINK_INVALID = 'Lien de téléchargement invalide.';
 
-/** How long a report download link lives (the screen offers it right after generating). */
-export const DOWNLOAD_TOKEN_TTL_SECONDS = 10 * 60;
+/** How long a download link lives (the screens refresh the links they show). */
+export const DOWNLOAD_TOKEN_TTL_SECONDS = DOWNLOAD_LINK_TTL_SECONDS;
 
 export interface TokenClaims {
   /** User id. */
@@ -17,6 +17,11 @@ export interface TokenClaims {
    * A password change bumps it, which revokes every older token. Absent = 0.
    */
   ver?: number | undefined;
+}
+
+/** A verified session token's claims, with its expiry (seconds since the epoch). */
+export interface VerifiedToken extends TokenClaims {
+  exp: number;
 }
 
 export interface DownloadClaims {
@@ -29,7 +34,7 @@ export interface DownloadClaims {
 export interface TokenService {
   sign(claims: TokenClaims): Promise<string>;
   /** Throws UnauthorizedError('Session expirée') for a bad, forged or expired token. */
-  verify(token: string): Promise<TokenClaims>;
+  verify(token: string): Promise<VerifiedToken>;
   /** A short-lived token bound to one file, for a link the browser opens (`?token=`). */
   signDownload(claims: DownloadClaims): Promise<string>;
   /**
@@ -60,6 +65,8 @@ export function createTokenService(options: { secret: string; ttlHours: number; 
       return new SignJWT(claims.ver ? { ver: claims.ver } : {})
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(claims.sub)
+        // Unique per sign-in, so ending one session (revoked by hash) never ends a twin issued the same second.
+        .setJti(randomUUID())
         .setIssuer(ISSUER)
         .setIssuedAt(issuedAt)
         .setExpirationTime(issuedAt + Math.round(options.ttlHours * 3600))
@@ -71,7 +78,9 @@ export function createTokenService(options: { secret: string; ttlHours: number; 
         if (typeof payload.sub !== 'string' || payload.sub.length === 0) throw new UnauthorizedError(SESSION_EXPIRED);
         const ver = payload.ver;
         if (ver !== undefined && (typeof ver !== 'number' || !Number.isInteger(ver))) throw new UnauthorizedError(SESSION_EXPIRED);
-        return ver === undefined ? { sub: payload.sub } : { sub: payload.sub, ver };
+        // jose checked exp against the clock; a token without one is not ours.
+        if (typeof payload.exp !== 'number') throw new UnauthorizedError(SESSION_EXPIRED);
+        return ver === undefined ? { sub: payload.sub, exp: payload.exp } : { sub: payload.sub, ver, exp: payload.exp };
       } catch (error) {
         if (error instanceof UnauthorizedError) throw error;
         if (error instanceof joseErrors.JOSEError) throw new UnauthorizedError(SESSION_EXPIRED);
@@ -102,6 +111,14 @@ export function createTokenService(options: { secret: string; ttlHours: number; 
       }
     },
   };
+}
+
+/**
+ * What the revocation list stores of a token: its SHA-256, so the list holds no
+ * usable credential and works for every token ever issued (no id claim needed).
+ */
+export function tokenHash(token: string): Buffer {
+  return createHash('sha256').update(token).digest();
 }
 
 /** The token of an `Authorization: Bearer ...` header, if any. */

@@ -162,6 +162,8 @@ export const CASES: Case[] = [
     body: () => ({ recipients: [{ email: 'a@b.fr' }], ticketNumber: 'X', ticketInfo: { site: 'S', installation: 'I' }, downloadUrl: '/api/reports/download/rapport-x-00000000.pdf' }),
     was: 'AaTt',
   },
+  // New in issue 17 (a report link without the session token): every staff role, like the download itself.
+  { method: 'GET', route: '/api/reports/download/:filename/link', url: () => '/api/reports/download/rapport-LYO-2026-00001-00000000.pdf/link', was: 'AaTt' },
   { method: 'POST', route: '/api/exports', url: () => '/api/exports', body: () => ({ kind: 'stats-tickets' }), was: 'AaT' },
   { method: 'GET', route: '/api/exports/:id', url: () => `/api/exports/${unknown}`, was: 'AaT' },
   // Statistics (tickets.stats or tickets.stats-global)

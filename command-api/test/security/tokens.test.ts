@@ -9,6 +9,8 @@ import { createWorld, openTicketId, visitBody, type World } from '../tickets-fix
  * Item 10 of issue 12: session tokens expire; a password change (one's own,
  * or a reset by an administrator) revokes every token issued before it; a
  * report download link carries a short-lived token bound to its one file.
+ * Issue 17: Déconnexion ends the session on the server; no session token is
+ * taken from a URL.
  * Time moves only through the harness's clock (setNow).
  */
 
@@ -93,6 +95,64 @@ describe('a password change', () => {
   });
 });
 
+describe('Déconnexion (POST /api/logout)', () => {
+  const logout = (body: unknown) => h.request(null, { method: 'POST', url: '/api/logout', payload: body as Record<string, unknown> });
+
+  it('makes the same token answer 401 everywhere; the account’s other sessions go on', async () => {
+    h.setNow(t0);
+    const user = await h.createUser({ role: 'technicien', agenceId: world.agenceId });
+    // Two browsers signing in within the same second still get two sessions.
+    const [laptop, phone] = [(await login(user.email, TEST_PASSWORD)).json().token as string, (await login(user.email, TEST_PASSWORD)).json().token as string];
+    expect(laptop).not.toBe(phone);
+    expect((await me(laptop)).statusCode).toBe(200);
+
+    const res = await logout({ token: laptop });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ success: true });
+    const after = await me(laptop);
+    expect(after.statusCode).toBe(401);
+    expect(after.json().error).toBe(SESSION_EXPIRED);
+    // Every door that takes a session token refuses it: another route, the password change.
+    expect((await h.request(null, { method: 'GET', url: '/api/utilisateurs', headers: { authorization: `Bearer ${laptop}` } })).statusCode).toBe(401);
+    expect(
+      (await h.request(null, { method: 'POST', url: '/api/utilisateurs/change-password', headers: { authorization: `Bearer ${laptop}` }, payload: { oldPassword: TEST_PASSWORD, newPassword: NEW_PASSWORD } })).statusCode,
+    ).toBe(401);
+    expect((await me(phone)).statusCode).toBe(200);
+    expect((await me(user.token)).statusCode).toBe(200);
+    // Logging out again, or with a token that is no session, ends nothing and says the same.
+    expect((await logout({ token: laptop })).statusCode).toBe(200);
+    expect((await logout({ token: 'a.b.c' })).statusCode).toBe(200);
+    const { rows } = await h.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM auth.revoked_tokens WHERE user_id = $1', [user.id]);
+    expect(rows[0]!.n).toBe(1);
+  });
+
+  it('stays revoked until the token would have expired anyway, then its entry goes', async () => {
+    h.setNow(t0);
+    const user = await h.createUser({ role: 'technicien', agenceId: world.agenceId });
+    await logout({ token: user.token });
+    h.setNow(new Date(t0.getTime() + 59 * 60_000));
+    expect((await me(user.token)).statusCode).toBe(401);
+    // Past its expiry (one hour here) the next logout sweeps the entry out.
+    h.setNow(new Date(t0.getTime() + 61 * 60_000));
+    const other = await h.createUser({ role: 'technicien', agenceId: world.agenceId });
+    await logout({ token: other.token });
+    const { rows } = await h.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM auth.revoked_tokens WHERE user_id = $1', [user.id]);
+    expect(rows[0]!.n).toBe(0);
+    h.setNow(t0);
+  });
+
+  it('refuses a body without a token with a French 400, and writes nothing', async () => {
+    const before = await h.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM auth.revoked_tokens');
+    for (const body of [{}, { token: '' }, { token: 42 }, { token: 'x'.repeat(5000) }]) {
+      const res = await logout(body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toBe('Jeton de session manquant.');
+    }
+    const after = await h.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM auth.revoked_tokens');
+    expect(after.rows[0]!.n).toBe(before.rows[0]!.n);
+  });
+});
+
 describe('report download links', () => {
   interface Report {
     ticketId: string;
@@ -171,6 +231,20 @@ describe('report download links', () => {
     const res = await open(url);
     expect(res.statusCode).toBe(200);
     expect(res.rawPayload.equals(a.bytes)).toBe(true);
+  });
+
+  it('takes a session token as a bearer header only, never from the URL', async () => {
+    const inUrl = await open(`/api/reports/download/${a.filename}?token=${encodeURIComponent(tech.token)}`);
+    expect(inUrl.statusCode).toBe(401);
+    expect(inUrl.json().error).toBe(DOWNLOAD_LINK_INVALID);
+    const asHeader = await h.request(tech, { method: 'GET', url: `/api/reports/download/${a.filename}` });
+    expect(asHeader.statusCode).toBe(200);
+    // What the ticket screens ask for instead: a link bound to the file.
+    const link = await h.request(tech, { method: 'GET', url: `/api/reports/download/${a.filename}/link` });
+    expect(link.statusCode).toBe(200);
+    expect(tokenOf(link.json().downloadUrl)).not.toBe(tech.token);
+    expect((await open(link.json().downloadUrl)).rawPayload.equals(a.bytes)).toBe(true);
+    expect((await open(`/api/reports/download/${b.filename}?token=${tokenOf(link.json().downloadUrl)}`)).statusCode).toBe(403);
   });
 
   it('cannot fetch another report with the same token', async () => {

@@ -3,3 +3,4 @@ export * from './permissions.js';
 export * from './session-user.js';
 export * from './access.js';
 export * from './route-access.js';
+export * from './session-end.js';

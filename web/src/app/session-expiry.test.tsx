@@ -1,5 +1,5 @@
 import { act, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { apiClient, SessionExpiredError } from '../lib/api-client';
 import { jsonResponse, mockFetch, renderApp, signIn } from '../testing/render-app';
 
@@ -19,6 +19,39 @@ describe('session expiry', () => {
     expect(window.localStorage.getItem('token')).toBeNull();
     expect(window.localStorage.getItem('user')).toBeNull();
     expect(app.queryClient.getQueryData(['tickets'])).toBeUndefined();
+    expect(screen.getByText('Session expirée. Merci de vous reconnecter.')).toBeTruthy();
+  });
+
+  it('the live socket closed by the server with 4401 (session revoked, account deleted) ends it too', async () => {
+    const sockets: FakeWebSocket[] = [];
+    class FakeWebSocket {
+      onopen: ((event: Event) => void) | null = null;
+      onmessage: ((event: MessageEvent) => void) | null = null;
+      onclose: ((event: CloseEvent) => void) | null = null;
+      onerror: ((event: Event) => void) | null = null;
+      readonly sent: string[] = [];
+      constructor(readonly url: string) {
+        sockets.push(this);
+      }
+      send(data: string) {
+        this.sent.push(data);
+      }
+      close() {}
+    }
+    vi.stubGlobal('WebSocket', FakeWebSocket);
+    signIn(undefined, 'jeton-de-session');
+    const app = renderApp('/tickets', { liveUpdates: true });
+    expect(sockets).toHaveLength(1);
+    const socket = sockets[0]!;
+    expect(socket.url).not.toContain('jeton-de-session');
+    await act(async () => socket.onopen?.(new Event('open')));
+    expect(socket.sent.map((data) => JSON.parse(data))).toEqual([{ type: 'auth', token: 'jeton-de-session' }]);
+
+    await act(async () => socket.onclose?.({ code: 4401, reason: 'Session expirée' } as CloseEvent));
+
+    expect(await screen.findByRole('heading', { name: 'Connexion' })).toBeTruthy();
+    expect(app.pathname()).toBe('/login');
+    expect(window.localStorage.getItem('token')).toBeNull();
     expect(screen.getByText('Session expirée. Merci de vous reconnecter.')).toBeTruthy();
   });
 

@@ -106,7 +106,11 @@ class FakeSocket implements LiveSocket {
   onclose: LiveSocket['onclose'] = null;
   onerror: LiveSocket['onerror'] = null;
   closed = false;
+  readonly sent: string[] = [];
   constructor(readonly url: string) {}
+  send(data: string) {
+    this.sent.push(data);
+  }
   close() {
     this.closed = true;
   }
@@ -137,12 +141,13 @@ describe('connectLiveUpdates', () => {
     vi.useRealTimers();
   });
 
-  function connect(onMessage = vi.fn(), onStatus = vi.fn()) {
+  function connect(onMessage = vi.fn(), onStatus = vi.fn(), onSessionEnded = vi.fn()) {
     const connection = connectLiveUpdates({
       token: 'tok en',
       onMessage,
       onStatus,
-      url: (token, since) => `/ws?token=${encodeURIComponent(token)}${since ? `&since=${since}` : ''}`,
+      onSessionEnded,
+      url: (since) => `/ws${since ? `?since=${since}` : ''}`,
       createSocket: (url) => {
         const socket = new FakeSocket(url);
         sockets.push(socket);
@@ -150,8 +155,51 @@ describe('connectLiveUpdates', () => {
       },
       backoffMs: (attempt) => 1000 * 2 ** attempt,
     });
-    return { connection, onMessage, onStatus };
+    return { connection, onMessage, onStatus, onSessionEnded };
   }
+
+  it('authenticates with its first message: the session token is never in the socket’s URL', () => {
+    const origin = `${window.location.protocol === 'https:' ? 'wss:' : 'ws:'}//${window.location.host}`;
+    const urls: string[] = [];
+    const connection = connectLiveUpdates({
+      token: 'secret.jwt.token',
+      onMessage: vi.fn(),
+      createSocket: (url) => {
+        urls.push(url);
+        const socket = new FakeSocket(url);
+        sockets.push(socket);
+        return socket;
+      },
+      backoffMs: () => 1000,
+    });
+    expect(urls).toEqual([`${origin}/ws`]);
+    expect(last().sent).toEqual([]);
+    last().open();
+    expect(last().sent.map((data) => JSON.parse(data))).toEqual([{ type: 'auth', token: 'secret.jwt.token' }]);
+    last().receive({ position: '7', streams: [] });
+    last().drop();
+    vi.advanceTimersByTime(1000);
+    expect(urls[1]).toBe(`${origin}/ws?since=7`);
+    last().open();
+    expect(last().sent).toHaveLength(1);
+    expect(urls.join()).not.toContain('secret');
+    connection.close();
+  });
+
+  it('ends the session when the server closes with 4401, not on any other close', () => {
+    const dropped = connect();
+    last().open();
+    last().drop(1006);
+    last().drop(1008);
+    expect(dropped.onSessionEnded).not.toHaveBeenCalled();
+    dropped.connection.close();
+
+    const ended = connect();
+    last().open();
+    last().drop(4401);
+    expect(ended.onSessionEnded).toHaveBeenCalledTimes(1);
+    ended.connection.close();
+  });
 
   it('reports its state: connecting, open, reconnecting after a drop, open again, stopped when refused', () => {
     const { connection, onStatus } = connect();
@@ -181,7 +229,7 @@ describe('connectLiveUpdates', () => {
 
   it('reconnects with backoff, sending the last position it saw', () => {
     const { connection } = connect();
-    expect(last().url).toBe('/ws?token=tok%20en');
+    expect(last().url).toBe('/ws');
     last().open();
     last().receive({ position: '41' });
 
@@ -190,7 +238,7 @@ describe('connectLiveUpdates', () => {
     expect(sockets).toHaveLength(1);
     vi.advanceTimersByTime(1);
     expect(sockets).toHaveLength(2);
-    expect(last().url).toBe('/ws?token=tok%20en&since=41');
+    expect(last().url).toBe('/ws?since=41');
 
     // Fails again before opening: the wait doubles.
     last().drop();

@@ -1,5 +1,7 @@
 import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { LIVE_SESSION_ENDED_CLOSE_CODE, type LiveAuthMessage } from '@fsm/contracts';
+import { clearSession, getToken } from './session';
 
 /**
  * Live updates over a WebSocket (ARCHITECTURE "Projections, jobs and live
@@ -8,6 +10,11 @@ import { useEffect, useRef, useState } from 'react';
  * show those streams, so lists update in place. On reconnect it sends the last
  * position it saw (`?since=`) and the server replays or answers `resync`, in
  * which case everything is refetched.
+ *
+ * The session token never goes in the socket's URL (URLs end up in access
+ * logs): it is the socket's first message. The server closes the socket with
+ * 4401 when the session ends (logout elsewhere, password change, account
+ * deleted): the session ends here too, as for an HTTP 401.
  */
 
 export interface LiveMessage {
@@ -88,19 +95,22 @@ export interface LiveSocket {
   onmessage: ((event: MessageEvent) => void) | null;
   onclose: ((event: CloseEvent) => void) | null;
   onerror: ((event: Event) => void) | null;
+  send(data: string): void;
   close(code?: number, reason?: string): void;
 }
 
 export interface LiveConnectionOptions {
   token: string;
   onMessage: (message: LiveMessage) => void;
-  /** Builds the socket URL; default `ws(s)://<host>/ws?token=…&since=…`. */
-  url?: (token: string, since: string | null) => string;
+  /** Builds the socket URL (never with the token); default `ws(s)://<host>/ws?since=…`. */
+  url?: (since: string | null) => string;
   createSocket?: (url: string) => LiveSocket;
   /** Delay before reconnect attempt n (0-based). */
   backoffMs?: (attempt: number) => number;
   /** Told whenever the connection's state changes (for the "live updates off" indicator). */
   onStatus?: (status: LiveStatus) => void;
+  /** The server ended the session (close code 4401): revoked, expired, account deleted. */
+  onSessionEnded?: () => void;
 }
 
 /**
@@ -116,13 +126,12 @@ export interface LiveConnection {
 }
 
 /** Close codes after which reconnecting is pointless: the server refused the token. */
-const UNAUTHORIZED_CLOSE_CODES = new Set([1008, 4401, 4403]);
+const UNAUTHORIZED_CLOSE_CODES = new Set([1008, LIVE_SESSION_ENDED_CLOSE_CODE, 4403]);
 
-export function defaultLiveUrl(token: string, since: string | null): string {
+export function defaultLiveUrl(since: string | null): string {
   const protocol = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
-  const params = new URLSearchParams({ token });
-  if (since !== null) params.set('since', since);
-  return `${protocol}//${window.location.host}/ws?${params.toString()}`;
+  const query = since === null ? '' : `?${new URLSearchParams({ since }).toString()}`;
+  return `${protocol}//${window.location.host}/ws${query}`;
 }
 
 /** 1 s, 2 s, 4 s … capped at 30 s, with jitter so clients do not reconnect in step. */
@@ -139,6 +148,7 @@ export function connectLiveUpdates(options: LiveConnectionOptions): LiveConnecti
     createSocket = (u: string) => new WebSocket(u),
     backoffMs = defaultBackoffMs,
     onStatus,
+    onSessionEnded,
   } = options;
 
   let socket: LiveSocket | null = null;
@@ -167,13 +177,15 @@ export function connectLiveUpdates(options: LiveConnectionOptions): LiveConnecti
     if (stopped) return;
     let current: LiveSocket;
     try {
-      current = createSocket(url(token, since));
+      current = createSocket(url(since));
     } catch {
       scheduleReconnect();
       return;
     }
     socket = current;
     current.onopen = () => {
+      const auth: LiveAuthMessage = { type: 'auth', token };
+      current.send(JSON.stringify(auth));
       attempt = 0;
       setStatus('open');
     };
@@ -191,6 +203,7 @@ export function connectLiveUpdates(options: LiveConnectionOptions): LiveConnecti
       if (UNAUTHORIZED_CLOSE_CODES.has(event.code)) {
         stopped = true;
         setStatus('stopped');
+        if (event.code === LIVE_SESSION_ENDED_CLOSE_CODE) onSessionEnded?.();
         return;
       }
       scheduleReconnect();
@@ -258,6 +271,11 @@ export function useLiveUpdates(
     const connection = connectLiveUpdates({
       token,
       onMessage: (message) => applyLiveMessage(queryClient, message, invalidatorsRef.current),
+      // As for an HTTP 401 (spec §7): the guards send the user to /login with 'Session expirée'.
+      // Unless the session moved on to another token meanwhile (a password change answers one).
+      onSessionEnded: () => {
+        if (getToken() === token) clearSession('expired');
+      },
       onStatus: (next) => {
         if (next === 'open') {
           if (wasOpen && dropped) void queryClient.invalidateQueries();

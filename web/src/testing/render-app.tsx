@@ -43,13 +43,14 @@ function stubUnmockedFetch() {
   );
 }
 
-export function renderApp(path: string, options: { user?: Parameters<typeof userEvent.setup>[0] } = {}) {
+/** `liveUpdates`: open the live socket (the test stubs WebSocket); off by default. */
+export function renderApp(path: string, options: { user?: Parameters<typeof userEvent.setup>[0]; liveUpdates?: boolean } = {}) {
   stubUnmockedFetch();
   const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
   const queryClient = createTestQueryClient();
   const user = userEvent.setup(options.user);
   const utils = render(
-    <AppProviders queryClient={queryClient} liveUpdates={false}>
+    <AppProviders queryClient={queryClient} liveUpdates={options.liveUpdates ?? false}>
       <RouterProvider router={router} />
     </AppProviders>,
   );

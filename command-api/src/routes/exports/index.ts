@@ -27,8 +27,8 @@ import {
 import { isBlobRef, type NewEvent, type RecordedEvent } from '@fsm/eventstore';
 import { findAgence } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
-import { authenticate, principalFromToken, principalOf, requirePermission, requireStaff, type Principal } from '../../auth/principal.js';
-import { bearerToken } from '../../auth/tokens.js';
+import { downloadLink, downloaderOf } from '../../auth/download-links.js';
+import { authenticate, principalOf, requirePermission, requireStaff, type Principal } from '../../auth/principal.js';
 import { readStreamOrEmpty } from '../../commands/execute.js';
 import { actorOf } from '../actor.js';
 import { statsScopeOf } from '../stats/stats-scope.js';
@@ -41,7 +41,7 @@ import { statsScopeOf } from '../stats/stats-scope.js';
  *
  *   POST /api/exports                    appends ExportRequested (202 + status)
  *   GET  /api/exports/{id}               {status, progress, rows, downloadUrl}
- *   GET  /api/exports/{id}/download      the file (?token= or bearer)
+ *   GET  /api/exports/{id}/download      the file (downloadUrl's ?token=, or bearer)
  *
  * Permissions and scope are those of the inline routes, resolved when the
  * export is asked for and recorded in the event; reading the status or the
@@ -107,9 +107,13 @@ async function progressOf(deps: AppDeps, exportId: string): Promise<{ progress: 
   }
 }
 
-async function statusOf(deps: AppDeps, exportId: string, state: ExportState): Promise<ExportStatusResponse> {
+/** The status `principal` reads; once done, its link carries a download token bound to this export. */
+async function statusOf(deps: AppDeps, exportId: string, state: ExportState, principal: Principal): Promise<ExportStatusResponse> {
   const base = { id: exportId, kind: state.request.kind, filename: state.request.filename };
-  if (state.completed) return { ...base, status: 'done', progress: 100, rows: state.completed.rows, downloadUrl: exportDownloadPath(exportId), error: null };
+  if (state.completed) {
+    const path = exportDownloadPath(exportId);
+    return { ...base, status: 'done', progress: 100, rows: state.completed.rows, downloadUrl: await downloadLink(deps.tokens, principal.id, path, path), error: null };
+  }
   if (state.failed) return { ...base, status: 'failed', progress: 0, rows: 0, downloadUrl: null, error: EXPORT_MESSAGES.failed };
   const running = await progressOf(deps, exportId);
   if (!running) return { ...base, status: 'pending', progress: 0, rows: 0, downloadUrl: null, error: null };
@@ -154,14 +158,15 @@ export async function exportRoutes(app: FastifyInstance, deps: AppDeps): Promise
       await deps.store.appendToStream(exportStreamId(exportId), [{ id: exportId, type: 'ExportRequested', data, metadata: metadataOf(request) }], {
         expectedRevision: 'no_stream',
       });
-      const status = await statusOf(deps, exportId, { request: data, completed: null, failed: false });
+      const status = await statusOf(deps, exportId, { request: data, completed: null, failed: false }, principal);
       return reply.status(202).header('location', exportStatusPath(exportId)).send(status);
     });
 
     routes.get('/api/exports/:id', { schema: { params: ExportIdParamsSchema, response: { 200: ExportStatusResponseSchema } } }, async (request, reply) => {
       const state = await loadExport(deps, request.params.id);
-      requireAccess(principalOf(request), state.request);
-      return reply.header('cache-control', 'no-store').send(await statusOf(deps, request.params.id, state));
+      const principal = principalOf(request);
+      requireAccess(principal, state.request);
+      return reply.header('cache-control', 'no-store').send(await statusOf(deps, request.params.id, state, principal));
     });
   });
 
@@ -170,7 +175,7 @@ export async function exportRoutes(app: FastifyInstance, deps: AppDeps): Promise
     '/api/exports/:id/download',
     { schema: { params: ExportIdParamsSchema, querystring: ExportDownloadQuerySchema } },
     async (request, reply) => {
-      const principal = await principalFromToken(request.query.token ?? bearerToken(request.headers.authorization), deps);
+      const principal = await downloaderOf(deps, request.query.token, request.headers.authorization, exportDownloadPath(request.params.id));
       const state = await loadExport(deps, request.params.id);
       requireAccess(principal, state.request);
       if (!state.completed) throw new IllegalStateError(state.failed ? EXPORT_MESSAGES.failed : EXPORT_MESSAGES.notReady);

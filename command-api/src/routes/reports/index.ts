@@ -2,7 +2,6 @@ import { createReadStream } from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  ForbiddenError,
   IllegalStateError,
   NotFoundError,
   REPORT_MESSAGES,
@@ -11,6 +10,7 @@ import {
   ReportPdfBodySchema,
   ReportPdfParamsSchema,
   ReportPdfQuerySchema,
+  ReportPdfResponseSchema,
   SendReportEmailBodySchema,
   TICKET_MESSAGES,
   UnavailableError,
@@ -25,8 +25,8 @@ import {
 import { ConcurrencyError, isBlobRef, type NewEvent, type RecordedEvent } from '@fsm/eventstore';
 import { findAgence, findReport, findReportByFilename, findTicket, type ReportRow, type TicketView } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
-import { authenticate, principalFromToken, principalOf, principalOfUser, requirePermission, requireStaff, scopeOf, type Principal } from '../../auth/principal.js';
-import { DOWNLOAD_LINK_INVALID, bearerToken } from '../../auth/tokens.js';
+import { authenticate, principalOf, requirePermission, requireStaff, scopeOf, type Principal } from '../../auth/principal.js';
+import { downloadLink, downloaderOf } from '../../auth/download-links.js';
 import { readStreamOrEmpty } from '../../commands/execute.js';
 import { actorOf } from '../actor.js';
 
@@ -88,23 +88,6 @@ async function waitForReport(deps: AppDeps, reportId: string, timeoutMs: number)
   }
 }
 
-/**
- * Who opens a download link: a download token (short-lived, bound to one file:
- * another file is 403, an expired link 401), else a session token in the query
- * (the screens' links) or the bearer header. Scope is checked after, either way.
- */
-async function downloaderOf(deps: AppDeps, queryToken: string | undefined, authorization: string | undefined, filename: string): Promise<Principal> {
-  if (queryToken) {
-    const link = await deps.tokens.verifyDownload(queryToken);
-    if (link) {
-      if (link.file !== filename) throw new ForbiddenError(DOWNLOAD_LINK_INVALID);
-      return principalOfUser(link.sub, deps, null);
-    }
-    return principalFromToken(queryToken, deps);
-  }
-  return principalFromToken(bearerToken(authorization), deps);
-}
-
 function metadataOf(request: FastifyRequest): NewEvent['metadata'] {
   const actor = actorOf(request);
   return { userId: actor.userId, userName: actor.userName, correlationId: actor.correlationId, causationId: null };
@@ -147,11 +130,27 @@ export async function reportRoutes(app: FastifyInstance, deps: AppDeps): Promise
         const report = await waitForReport(deps, target.reportId, REPORT_WAIT_MS);
         if (report?.status === 'generated' && report.filename) {
           // The link carries a token for this one file, valid a few minutes (DOWNLOAD_TOKEN_TTL_SECONDS).
-          const token = await deps.tokens.signDownload({ sub: principal.id, file: report.filename });
-          return reply.send({ success: true, downloadUrl: `${reportDownloadPath(report.filename)}?token=${token}`, filename: report.filename });
+          const downloadUrl = await downloadLink(deps.tokens, principal.id, reportDownloadPath(report.filename), report.filename);
+          return reply.send({ success: true, downloadUrl, filename: report.filename });
         }
         if (report?.status === 'failed') return reply.status(500).send({ error: REPORT_MESSAGES.failed, code: 'REPORT_FAILED' });
         throw new UnavailableError(REPORT_MESSAGES.notReady);
+      },
+    );
+
+    // A fresh link for a report a screen shows (ticket detail, intervention history): the
+    // screens never put the session token in a link. Downloading needs no tickets.devis.
+    routes.get(
+      '/api/reports/download/:filename/link',
+      { schema: { params: ReportDownloadParamsSchema, response: { 200: ReportPdfResponseSchema } } },
+      async (request, reply) => {
+        const principal = principalOf(request);
+        const { filename } = request.params;
+        const report = await findReportByFilename(deps.pool, filename);
+        // Outside the caller's agencies, a report does not exist.
+        if (!report || !(await findTicket(deps.pool, scopeOf(principal), report.ticket_id, deps.clock()))) throw new NotFoundError(REPORT_MESSAGES.notFound);
+        const downloadUrl = await downloadLink(deps.tokens, principal.id, reportDownloadPath(filename), filename);
+        return reply.header('cache-control', 'no-store').send({ success: true as const, downloadUrl, filename });
       },
     );
 

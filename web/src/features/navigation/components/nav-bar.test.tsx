@@ -1,7 +1,7 @@
-import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { getSession } from '../../../lib/session';
-import { makeUser, renderApp, signIn } from '../../../testing/render-app';
+import { jsonResponse, makeUser, mockApi, renderApp, sentBody, signIn } from '../../../testing/render-app';
 
 function nav() {
   return within(screen.getByRole('navigation', { name: 'Navigation principale' }));
@@ -150,8 +150,9 @@ describe('navigation bar', () => {
     });
   });
 
-  it('Déconnexion clears the session and goes to /login', async () => {
-    signIn();
+  it('Déconnexion clears the session, goes to /login and has the server end the session', async () => {
+    signIn(makeUser(), 'jeton-de-session');
+    const api = mockApi({ 'POST /api/logout': { success: true } });
     const app = renderApp('/');
     app.queryClient.setQueryData(['tickets'], ['cached']);
 
@@ -163,5 +164,25 @@ describe('navigation bar', () => {
     expect(window.localStorage.getItem('token')).toBeNull();
     expect(window.localStorage.getItem('user')).toBeNull();
     expect(app.queryClient.getQueryData(['tickets'])).toBeUndefined();
+    // The token to revoke travels in the body, never in the URL.
+    await waitFor(() => expect(api.calls('POST /api/logout')).toHaveLength(1));
+    const [call] = api.calls('POST /api/logout');
+    expect(sentBody(call)).toEqual({ token: 'jeton-de-session' });
+    expect(call!.query.toString()).toBe('');
+    // A user logging out is no expired session.
+    expect(screen.queryByText(/Session expirée/)).toBeNull();
+  });
+
+  it('Déconnexion still signs out when the server does not answer, without saying the session expired', async () => {
+    signIn();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const api = mockApi({ 'POST /api/logout': jsonResponse(503, { error: 'Service momentanément indisponible.' }) });
+    const app = renderApp('/');
+    await app.user.click(screen.getByRole('button', { name: 'Déconnexion' }));
+    expect(await screen.findByRole('heading', { name: 'Connexion' })).toBeTruthy();
+    await waitFor(() => expect(warn).toHaveBeenCalled());
+    expect(api.calls('POST /api/logout')).toHaveLength(1);
+    expect(getSession()).toBeNull();
+    expect(screen.queryByText(/Session expirée/)).toBeNull();
   });
 });

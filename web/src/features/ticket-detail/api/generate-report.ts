@@ -1,6 +1,5 @@
 import { TICKET_MESSAGES, reportGenerationErrorMessage } from '@fsm/contracts';
 import { ApiError, apiClient } from '../../../lib/api-client';
-import { getToken } from '../../../lib/session';
 
 export interface ReportRequest {
   ticketId: string;
@@ -45,14 +44,8 @@ export async function generateReport({ ticketId, isReintervention, ...payload }:
   }
   const body = (typeof answer === 'object' && answer !== null ? answer : {}) as Record<string, unknown>;
   const filename = typeof body.filename === 'string' ? body.filename : '';
-  if (body.success === false || !filename) throw new ReportError(TICKET_MESSAGES.reportInvalidResponse);
-  const downloadUrl = typeof body.downloadUrl === 'string' && body.downloadUrl ? body.downloadUrl : reportDownloadUrl(filename);
+  // The link must be the server's (its token is bound to the file): without it, the answer is unusable.
+  const downloadUrl = typeof body.downloadUrl === 'string' ? body.downloadUrl : '';
+  if (body.success === false || !filename || !downloadUrl) throw new ReportError(TICKET_MESSAGES.reportInvalidResponse);
   return { downloadUrl, filename };
-}
-
-/** GET /api/reports/download/{filename}?token=… (spec §7): a plain link the browser can open. */
-export function reportDownloadUrl(filename: string): string {
-  const token = getToken();
-  const base = `/api/reports/download/${encodeURIComponent(filename)}`;
-  return token ? `${base}?token=${encodeURIComponent(token)}` : base;
 }

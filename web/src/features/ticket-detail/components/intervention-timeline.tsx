@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 import { formatDate, formatDateTime, formatNumber } from '../../../lib/format';
 import type { InterventionView, TicketView } from '../../tickets/api/ticket-view';
-import { reportDownloadUrl } from '../api/generate-report';
+import { ReportLink } from './report-link';
 
 /** One visit on site: the ticket's own (main) intervention or a re-intervention. */
 export interface Visit {
@@ -176,9 +176,9 @@ export function InterventionTimeline({
                 </div>
               ) : null}
               {visit.nomRapport ? (
-                <a className="timeline__report" href={reportDownloadUrl(visit.nomRapport)} target="_blank" rel="noreferrer">
+                <ReportLink className="timeline__report" filename={visit.nomRapport}>
                   Télécharger le rapport ({visit.nomRapport})
-                </a>
+                </ReportLink>
               ) : null}
             </li>
           );

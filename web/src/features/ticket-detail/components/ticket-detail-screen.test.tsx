@@ -282,6 +282,53 @@ describe('quick actions', () => {
   });
 });
 
+describe('report links (issue 17: no session token in a URL)', () => {
+  const closedWithReports = () =>
+    makeTicket({
+      statut: 'clos',
+      arrive_at: '2026-03-10T15:00:00.000Z',
+      clos_at: '2026-03-10T16:00:00.000Z',
+      nom_rapport: 'rapport-LYO-2026-0001-aaaaaaaa.pdf',
+      interventions_count: 2,
+      interventions_supp_count: 1,
+    });
+  const linkFor = (filename: string) => ({ success: true, filename, downloadUrl: `/api/reports/download/${filename}?token=lien-${filename.slice(-12, -4)}` });
+
+  it('the detail and the intervention history link each report with a download token bound to its file', async () => {
+    signIn(makeUser(), 'jeton-de-session');
+    const api = mockApi(
+      routes(closedWithReports(), {
+        'GET /api/tickets/:id/interventions': [makeIntervention({ nom_rapport: 'rapport-LYO-2026-0001-intervention-1-bbbbbbbb.pdf' })],
+        'GET /api/reports/download/:filename/link': (_request: unknown, params: Record<string, string>) => linkFor(params.filename!),
+      }),
+    );
+    renderApp(path);
+    const summary = within(await screen.findByRole('region', { name: 'Résumé' }));
+    const main = await summary.findByRole('link', { name: 'Télécharger le rapport' });
+    expect(main.getAttribute('href')).toBe('/api/reports/download/rapport-LYO-2026-0001-aaaaaaaa.pdf?token=lien-aaaaaaaa');
+    const timeline = within(screen.getByRole('region', { name: 'Historique des interventions' }));
+    const visit = await timeline.findByRole('link', { name: /Télécharger le rapport \(rapport-LYO-2026-0001-intervention-1-bbbbbbbb\.pdf\)/ });
+    expect(visit.getAttribute('href')).toBe('/api/reports/download/rapport-LYO-2026-0001-intervention-1-bbbbbbbb.pdf?token=lien-bbbbbbbb');
+    for (const link of screen.getAllByRole('link')) expect(link.getAttribute('href') ?? '').not.toContain('jeton-de-session');
+    // The links were asked for with the session token in the header, as every call.
+    const asked = api.calls('GET /api/reports/download/:filename/link');
+    expect(asked.length).toBeGreaterThanOrEqual(2);
+    for (const call of asked) {
+      expect(new Headers(call.init.headers).get('Authorization')).toBe('Bearer jeton-de-session');
+      expect(call.query.toString()).toBe('');
+    }
+  });
+
+  it('says so instead of linking when the server has no link for the report', async () => {
+    signIn();
+    mockApi(routes(closedWithReports(), { 'GET /api/reports/download/:filename/link': jsonResponse(404, { error: 'Rapport introuvable.' }) }));
+    renderApp(path);
+    const summary = within(await screen.findByRole('region', { name: 'Résumé' }));
+    expect(await summary.findByText('(Rapport introuvable.)')).toBeTruthy();
+    expect(summary.queryByRole('link', { name: /Télécharger le rapport/ })).toBeNull();
+  });
+});
+
 describe("'Historique' tab", () => {
   it('lists the audit events with who and when', async () => {
     signIn();

@@ -15,7 +15,6 @@ import { useUtilisateurs } from '../../lookups/api/get-utilisateurs';
 import { personName } from '../../lookups/api/lookup-types';
 import type { TicketView } from '../../tickets/api/ticket-view';
 import { QuoteValidationDialog } from '../../tickets/components/quote-validation-dialog';
-import { reportDownloadUrl } from '../api/generate-report';
 import { useInterventions } from '../api/get-interventions';
 import { useTicket } from '../api/get-ticket';
 import type { VisitMode } from '../api/record-visit';
@@ -23,6 +22,7 @@ import { clearDraft, draftKey, loadDraft, newDraft, saveDraft, type VisitDraft }
 import { AuditHistory } from './audit-history';
 import { InterventionTimeline } from './intervention-timeline';
 import { QuoteBox } from './quote-box';
+import { ReportLink } from './report-link';
 import { TakeInChargeDialog } from './take-in-charge-dialog';
 import { useNow } from './use-now';
 import { VisitWizard, WIZARD_TITLES } from './visit-wizard';
@@ -270,9 +270,7 @@ function TicketDetail({ ticket }: { ticket: TicketView }) {
                 <Fact label="Clos le">{ticket.clos_at ? formatDateTime(ticket.clos_at) : null}</Fact>
                 <Fact label="Rapport">
                   {ticket.nom_rapport ? (
-                    <a href={reportDownloadUrl(ticket.nom_rapport)} target="_blank" rel="noreferrer">
-                      Télécharger le rapport
-                    </a>
+                    <ReportLink filename={ticket.nom_rapport}>Télécharger le rapport</ReportLink>
                   ) : null}
                 </Fact>
               </dl>

@@ -241,8 +241,9 @@ describe('report after the visit (tickets.devis)', () => {
     await ctx.app.user.click(wizard().getByRole('button', { name: 'Valider la clôture' }));
 
     const link = await screen.findByRole('link', { name: 'Télécharger le rapport' });
-    // The browser link is ours, with the session token the download route checks.
-    expect(link.getAttribute('href')).toBe('/api/reports/download/r-1.pdf?token=test-token');
+    // The server's link, its token bound to the file: never the session token (issue 17).
+    expect(link.getAttribute('href')).toBe(report.downloadUrl);
+    expect(link.getAttribute('href')).not.toContain('test-token');
 
     const generate = ctx.api.calls('POST /api/reports/:file')[0] as RecordedRequest;
     expect(generate.path).toBe(`/api/reports/${IDS.ticket}.pdf`);

@@ -20,11 +20,12 @@ import { personName } from '../../lookups/api/lookup-types';
 import { ticketKeys } from '../../tickets/api/ticket-keys';
 import type { TicketView } from '../../tickets/api/ticket-view';
 import { getInterventions } from '../api/get-interventions';
-import { generateReport, reportDownloadUrl, ReportError, type GeneratedReport } from '../api/generate-report';
+import { generateReport, ReportError, type GeneratedReport } from '../api/generate-report';
 import { useRecordVisit, type VisitMode } from '../api/record-visit';
 import { saveInterventionReportName, saveTicketReportName } from '../api/save-report-name';
 import { sendReportEmail, type ReportRecipient } from '../api/send-report-email';
 import { clearDraft, saveDraft, type VisitDraft, type WizardStep } from '../visit-draft';
+import { ReportLink } from './report-link';
 import { SignatureField } from './signature-field';
 
 export const WIZARD_TITLES: Record<VisitMode, string> = {
@@ -227,6 +228,8 @@ function VisitWizardBody({ ticket, draft: initial, storageKey, technicians, cont
       setReport({ status: 'error', message: error instanceof ReportError ? error.message : errorMessage(error, TICKET_MESSAGES.serverError) });
       return;
     }
+    // The answer's link is fresh: the download button starts from it and renews it like any report link.
+    queryClient.setQueryData(ticketKeys.reportLink(generated.filename), generated);
     setReport({ status: 'done', report: generated });
 
     try {
@@ -324,9 +327,9 @@ function VisitWizardBody({ ticket, draft: initial, storageKey, technicians, cont
             {report.status === 'done' && report.report ? (
               <>
                 <p>
-                  <a className="btn btn--primary" href={reportDownloadUrl(report.report.filename)} target="_blank" rel="noreferrer" download={report.report.filename}>
+                  <ReportLink className="btn btn--primary" filename={report.report.filename} download>
                     Télécharger le rapport
-                  </a>
+                  </ReportLink>
                 </p>
                 {email.status === 'working' ? (
                   <p role="status" className="muted">

@@ -17,4 +17,6 @@ export const ticketKeys = {
   detail: (id: string) => [...ticketKeys.details(), id] as const,
   interventions: (id: string) => [...ticketKeys.detail(id), 'interventions'] as const,
   history: (id: string) => [...ticketKeys.detail(id), 'history'] as const,
+  /** A report's download link (file-bound, short-lived): refreshed on its own clock, not by ticket changes. */
+  reportLink: (filename: string) => [...ticketKeys.all, 'report-link', filename] as const,
 };
