@@ -61,6 +61,7 @@ describe('GET /api/agences', () => {
       ville: 'Lyon',
       telephone: '04 78 00 00 00',
       id_template: null,
+      version: expect.any(Number),
     });
   });
 
@@ -84,7 +85,7 @@ describe('POST /api/agences', () => {
     const res = await h.request(adminPlus, { method: 'POST', url: '/api/agences', payload: body({ nom: '  Agence Grenoble ' }) });
     expect(res.statusCode).toBe(201);
     const created = res.json();
-    expect(created).toEqual({ id: expect.any(String), ...body(), id_template: null });
+    expect(created).toEqual({ id: expect.any(String), ...body(), id_template: null, version: expect.any(Number) });
     expect((await agencesOf(adminPlus)).map((a) => a.id)).toContain(created.id);
     const hours = await h.request(adminPlus, { method: 'GET', url: `/api/agences/${created.id}/horaires` });
     expect(hours.json()).toEqual(defaultAgenceHoraires());
@@ -124,7 +125,7 @@ describe('PUT /api/agences/{id}', () => {
   it('saves the agency for agences.edit in its own agency', async () => {
     const res = await h.request(admin, { method: 'PUT', url: `/api/agences/${lyon}`, payload: body({ nom: 'Agence Lyon', ville: 'Lyon 3e' }) });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ id: lyon, ...body({ nom: 'Agence Lyon', ville: 'Lyon 3e' }), id_template: null });
+    expect(res.json()).toEqual({ id: lyon, ...body({ nom: 'Agence Lyon', ville: 'Lyon 3e' }), id_template: null, version: expect.any(Number) });
     expect((await agencesOf(admin))[0]).toMatchObject({ ville: 'Lyon 3e', cp_postal: '38000' });
   });
 
@@ -134,11 +135,15 @@ describe('PUT /api/agences/{id}', () => {
     const assign = await h.request(adminPlus, { method: 'PUT', url: `/api/agences/${annecy}`, payload: { ...agence, id_template: templateId } });
     expect(assign.statusCode).toBe(200);
     expect(assign.json().id_template).toBe(templateId);
-    // A save from the agencies form (no id_template) keeps the template.
+    // A save from the agencies form (no id_template) keeps the template. Each save sends the version the previous one answered.
     const { id_template: _omitted, id: _id, ...form } = { ...agence, id_template: null };
-    const kept = await h.request(adminPlus, { method: 'PUT', url: `/api/agences/${annecy}`, payload: { ...form, telephone: '04 50 00 00 00' } });
+    const kept = await h.request(adminPlus, { method: 'PUT', url: `/api/agences/${annecy}`, payload: { ...form, telephone: '04 50 00 00 00', version: assign.json().version } });
     expect(kept.json().id_template).toBe(templateId);
-    const unassign = await h.request(adminPlus, { method: 'PUT', url: `/api/agences/${annecy}`, payload: { ...form, telephone: '04 50 00 00 00', id_template: null } });
+    const unassign = await h.request(adminPlus, {
+      method: 'PUT',
+      url: `/api/agences/${annecy}`,
+      payload: { ...form, telephone: '04 50 00 00 00', id_template: null, version: kept.json().version },
+    });
     expect(unassign.statusCode).toBe(200);
     expect((await agencesOf(adminPlus)).find((a) => a.id === annecy)).toMatchObject({ id_template: null, telephone: '04 50 00 00 00' });
   });
@@ -151,10 +156,10 @@ describe('PUT /api/agences/{id}', () => {
     const ok = await h.request(noEdit, { method: 'PUT', url: `/api/agences/${lyon}`, payload: { ...agence, id_template: templateId } });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().id_template).toBe(templateId);
-    const renamed = await h.request(noEdit, { method: 'PUT', url: `/api/agences/${lyon}`, payload: { ...agence, nom: 'Autre nom', id_template: null } });
+    const renamed = await h.request(noEdit, { method: 'PUT', url: `/api/agences/${lyon}`, payload: { ...agence, nom: 'Autre nom', id_template: null, version: ok.json().version } });
     expect(renamed.statusCode).toBe(403);
     expect(renamed.json().error).toBe(FORBIDDEN);
-    await h.request(adminPlus, { method: 'PUT', url: `/api/agences/${lyon}`, payload: { ...agence, id_template: null } });
+    await h.request(adminPlus, { method: 'PUT', url: `/api/agences/${lyon}`, payload: { ...agence, id_template: null, version: ok.json().version } });
   });
 
   it('refuses an invalid body with 400 and changes nothing', async () => {

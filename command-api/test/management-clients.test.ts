@@ -41,7 +41,16 @@ describe('POST /api/clients', () => {
     const res = await h.request(adminA, { method: 'POST', url: '/api/clients', payload: body({ nom: '  Clinique du Parc  ' }) });
     expect(res.statusCode).toBe(201);
     const created = res.json();
-    expect(created).toEqual({ id: expect.any(String), nom: 'Clinique du Parc', adresse: '5 place d’Arsonval', ville: 'Lyon', code_postal: '69003', agence_id: agenceA, agence_nom: 'Agence Lyon Centre' });
+    expect(created).toEqual({
+      id: expect.any(String),
+      nom: 'Clinique du Parc',
+      adresse: '5 place d’Arsonval',
+      ville: 'Lyon',
+      code_postal: '69003',
+      agence_id: agenceA,
+      agence_nom: 'Agence Lyon Centre',
+      version: 0,
+    });
     expect(await clientIds(adminA)).toContain(created.id);
   });
 
@@ -105,6 +114,7 @@ describe('GET /api/clients', () => {
       code_postal: expect.any(String),
       agence_id: agenceA,
       agence_nom: 'Agence Lyon Centre',
+      version: expect.any(Number),
     });
     expect((await h.request(telesurvA, { method: 'GET', url: '/api/clients' })).statusCode).toBe(403);
     expect((await h.request(null, { method: 'GET', url: '/api/clients' })).statusCode).toBe(401);
@@ -246,7 +256,17 @@ describe('GET /api/clients/{id}/sites', () => {
     expect(sites[0].installations).toEqual([]);
     expect(sites[1]).toMatchObject({ id: siteId, client_id: clientId, ville: 'Villeurbanne', code_postal: '69100' });
     expect(sites[1].installations).toEqual([
-      { id: installationId, nom: expect.any(String), id_metier: metierId, metier_nom: expect.any(String), description: 'Centrale SSI', delai: 4, astreinte: 0, site_id: siteId },
+      {
+        id: installationId,
+        nom: expect.any(String),
+        id_metier: metierId,
+        metier_nom: expect.any(String),
+        description: 'Centrale SSI',
+        delai: 4,
+        astreinte: 0,
+        site_id: siteId,
+        version: 0,
+      },
     ]);
     expect((await h.request(adminB, { method: 'GET', url: `/api/clients/${clientId}/sites` })).statusCode).toBe(404);
     expect((await h.request(adminA, { method: 'GET', url: `/api/clients/${randomUUID()}/sites` })).statusCode).toBe(404);

@@ -62,6 +62,7 @@ describe('POST /api/installations', () => {
       delai: 6,
       astreinte: 1,
       site_id: siteId,
+      version: 0,
     });
     expect((await installationsOf(adminA, siteId)).map((i) => i.id)).toEqual([res.json().id]);
   });

@@ -75,6 +75,7 @@ describe('POST /api/interlocuteurs', () => {
       nb_installations: 1,
       sites_affectes: [{ id: t.site2, nom: 'Site 2' }],
       installations_affectees: [{ id: t.inst1, nom: 'Installation 1' }],
+      version: 0,
     });
   });
 

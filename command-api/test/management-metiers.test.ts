@@ -58,7 +58,7 @@ describe('POST /api/metiers', () => {
     const nom = unique('Extincteurs');
     const res = await h.request(adminPlus, { method: 'POST', url: '/api/metiers', payload: { nom, ordre: '', delai_inter: '24.9' } });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toEqual({ id: expect.any(String), nom, ordre: null, delai_inter: 24, HO_stats: 0 });
+    expect(res.json()).toEqual({ id: expect.any(String), nom, ordre: null, delai_inter: 24, HO_stats: 0, version: expect.any(Number) });
     const withEditor = await h.request(editor, { method: 'POST', url: '/api/metiers', payload: { nom: unique('RIA'), ordre: 3, delai_inter: '', HO_stats: true } });
     expect(withEditor.statusCode).toBe(201);
     expect(withEditor.json()).toMatchObject({ ordre: 3, delai_inter: null, HO_stats: 1 });
@@ -118,7 +118,7 @@ describe('PUT /api/metiers/{id}', () => {
     const id = await f.metier(adminPlus, { nom, delai_inter: 4, HO_stats: 0 });
     const res = await h.request(adminPlus, { method: 'PUT', url: `/api/metiers/${id}`, payload: { nom, ordre: 2, delai_inter: 4, HO_stats: 1 } });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ id, nom, ordre: 2, delai_inter: 4, HO_stats: 1 });
+    expect(res.json()).toEqual({ id, nom, ordre: 2, delai_inter: 4, HO_stats: 1, version: expect.any(Number) });
     expect((await metiers()).find((m) => m.id === id)?.HO_stats).toBe(1);
   });
 

@@ -127,8 +127,8 @@ describe('GET /api/qrcodes/unused-count and /api/qrcodes/unused', () => {
     for (const user of [admin, editorOnly]) {
       const res = await h.request(user, { method: 'GET', url: '/api/qrcodes/unused' });
       expect(res.statusCode, user.role).toBe(200);
-      // One batch shares its instant: the list orders its codes by id.
-      expect(res.json().items).toEqual([...codes].sort((x, y) => (x.id < y.id ? -1 : 1)));
+      // One batch shares its instant: the list orders its codes by id. Each is at its first version.
+      expect(res.json().items).toEqual([...codes].sort((x, y) => (x.id < y.id ? -1 : 1)).map((code) => ({ ...code, version: 0 })));
     }
     expect((await h.request(techPlusA, { method: 'GET', url: '/api/qrcodes/unused' })).statusCode).toBe(403);
     expect((await h.request(null, { method: 'GET', url: '/api/qrcodes/unused' })).statusCode).toBe(401);
@@ -189,10 +189,10 @@ describe('assigning codes: POST and DELETE /api/qrcodes/{id}/assign, GET /api/qr
     const before = await unused(adminA);
     const res = await h.request(adminA, { method: 'POST', url: `/api/qrcodes/${code!.id}/assign`, payload: { installation_id: installationId } });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ ...code, installation_id: installationId });
-    expect(await byInstallation(adminA, installationId)).toEqual([code]);
+    expect(res.json()).toEqual({ ...code, installation_id: installationId, version: 1 });
+    expect(await byInstallation(adminA, installationId)).toEqual([{ ...code, version: 1 }]);
     // The clients screen's readers see it too.
-    expect(await byInstallation(techPlusA, installationId)).toEqual([code]);
+    expect(await byInstallation(techPlusA, installationId)).toEqual([{ ...code, version: 1 }]);
     expect(await unused(adminA)).toBe(before - 1);
     // Again on the same installation: nothing changes.
     expect((await h.request(adminA, { method: 'POST', url: `/api/qrcodes/${code!.id}/assign`, payload: { installation_id: installationId } })).statusCode).toBe(200);
@@ -204,7 +204,7 @@ describe('assigning codes: POST and DELETE /api/qrcodes/{id}/assign, GET /api/qr
 
     const off = await h.request(adminA, { method: 'DELETE', url: `/api/qrcodes/${code!.id}/assign` });
     expect(off.statusCode).toBe(200);
-    expect(off.json()).toEqual({ ...code, installation_id: null });
+    expect(off.json()).toEqual({ ...code, installation_id: null, version: 2 });
     expect(await byInstallation(adminA, installationId)).toEqual([]);
     expect(await unused(adminA)).toBe(before);
   });

@@ -48,7 +48,7 @@ describe('POST /api/sites', () => {
     const clientId = await f.client(adminA);
     const res = await h.request(adminA, { method: 'POST', url: '/api/sites', payload: body(clientId) });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toEqual({ id: expect.any(String), nom: 'Bâtiment B', adresse: '20 rue Garibaldi', ville: 'Lyon', code_postal: '69006', client_id: clientId });
+    expect(res.json()).toEqual({ id: expect.any(String), nom: 'Bâtiment B', adresse: '20 rue Garibaldi', ville: 'Lyon', code_postal: '69006', client_id: clientId, version: 0 });
     expect(await siteIds(adminA, clientId)).toEqual([res.json().id]);
   });
 
@@ -89,7 +89,7 @@ describe('GET /api/sites/client/{clientId}', () => {
     expect(await siteIds(techA, clientId)).toEqual([a, b]);
     expect(await siteIds(telesurvA, clientId)).toEqual([a, b]);
     const res = await h.request(adminA, { method: 'GET', url: `/api/sites/client/${clientId}` });
-    expect(res.json()[0]).toEqual({ id: a, nom: 'Accueil', adresse: '10 avenue Jean Jaurès', ville: 'Villeurbanne', code_postal: '69100', client_id: clientId });
+    expect(res.json()[0]).toEqual({ id: a, nom: 'Accueil', adresse: '10 avenue Jean Jaurès', ville: 'Villeurbanne', code_postal: '69100', client_id: clientId, version: 0 });
 
     const clientB = await f.client(adminB);
     for (const user of [adminA, telesurvA]) {
@@ -110,7 +110,7 @@ describe('GET /api/sites/{id}/installations', () => {
       const res = await h.request(user, { method: 'GET', url: `/api/sites/${siteId}/installations` });
       expect(res.statusCode, user.role).toBe(200);
       expect(res.json()).toEqual([
-        { id: installationId, nom: expect.any(String), id_metier: metierId, metier_nom: expect.any(String), description: 'Centrale SSI', delai: 4, astreinte: 0, site_id: siteId },
+        { id: installationId, nom: expect.any(String), id_metier: metierId, metier_nom: expect.any(String), description: 'Centrale SSI', delai: 4, astreinte: 0, site_id: siteId, version: 0 },
       ]);
     }
     const out = await h.request(adminB, { method: 'GET', url: `/api/sites/${siteId}/installations` });

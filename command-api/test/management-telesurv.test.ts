@@ -62,7 +62,7 @@ describe('POST /api/telesurv', () => {
     const session = await login('veille.nord@exemple.fr', PASSWORD);
     expect(session.statusCode).toBe(200);
     expect(session.json().user).toMatchObject({ role: 'telesurveillance', nom: 'Centre Alpha', permissions: [] });
-    expect(await accounts()).toContainEqual({ id: res.json().id, nom: 'Centre Alpha', email: 'veille.nord@exemple.fr', telephone: '04 00 11 22 33', agences_count: 0 });
+    expect(await accounts()).toContainEqual({ id: res.json().id, nom: 'Centre Alpha', email: 'veille.nord@exemple.fr', telephone: '04 00 11 22 33', agences_count: 0, version: 0, partage_hors_perimetre: false });
   });
 
   it.each([['nom'], ['email'], ['motdepasse']])('refuses a missing %s with the spec message and creates nothing', async (field) => {
@@ -101,7 +101,7 @@ describe('GET /api/telesurv', () => {
     const list = res.json() as Record<string, unknown>[];
     expect(list.find((a) => a['id'] === id)).toMatchObject({ agences_count: 2 });
     expect(list.map((a) => a['id'])).not.toContain(tech.id);
-    for (const item of list) expect(Object.keys(item).sort()).toEqual(['agences_count', 'email', 'id', 'nom', 'telephone']);
+    for (const item of list) expect(Object.keys(item).sort()).toEqual(['agences_count', 'email', 'id', 'nom', 'partage_hors_perimetre', 'telephone', 'version']);
     // A holder limited to its agency counts only what it can see.
     const limited = (await h.request(agencyManager, { method: 'GET', url: '/api/telesurv' })).json() as Record<string, unknown>[];
     expect(limited.find((a) => a['id'] === id)).toMatchObject({ agences_count: 1 });
@@ -265,5 +265,68 @@ describe('secrets', () => {
     const events = rows.map((row) => row.text).join('\n');
     expect(events).toContain('TelesurvAgencesSet');
     for (const secret of [PASSWORD, OTHER_PASSWORD, 'motdepasse', 'scrypt$']) expect(events).not.toContain(secret);
+  });
+});
+
+describe('accounts shared with other agencies (issue 17: the télésurveillance pivot)', () => {
+  const SHARED = "Ce compte télésurveillance est aussi affecté à une agence qui n'est pas la vôtre : seul un administrateur plateforme peut changer son mot de passe ou le supprimer.";
+  const PIVOT_PASSWORD = 'Pivot-2026!x';
+
+  async function sharedAccount(agences: string[]): Promise<{ id: string; email: string }> {
+    const created = await createAccount();
+    expect((await h.request(adminPlus, { method: 'PUT', url: `/api/telesurv/${created.id}/agences`, payload: { agences } })).statusCode).toBe(200);
+    return created;
+  }
+
+  it('an agency admin with telesurveillance.edit cannot reset the password of an account also assigned elsewhere, so cannot sign in as it', async () => {
+    const { id, email } = await sharedAccount([annecy, lyon]);
+    const reset = await h.request(agencyManager, { method: 'PUT', url: `/api/telesurv/${id}`, payload: { nom: 'Centre Alpha', email, motdepasse: PIVOT_PASSWORD } });
+    expect(reset.statusCode).toBe(403);
+    expect(reset.json()).toMatchObject({ success: false, error: SHARED });
+    expect((await login(email, PIVOT_PASSWORD)).statusCode).toBe(401);
+    expect((await login(email, PASSWORD)).statusCode).toBe(200);
+    // Editing its name, without touching the password, stays possible.
+    const rename = await h.request(agencyManager, { method: 'PUT', url: `/api/telesurv/${id}`, payload: { nom: 'Centre Alpha (Annecy)', email, motdepasse: '' } });
+    expect(rename.statusCode).toBe(200);
+  });
+
+  it('nor delete it; admin_plus may do both', async () => {
+    const { id, email } = await sharedAccount([annecy, grenoble]);
+    const removal = await h.request(agencyManager, { method: 'DELETE', url: `/api/telesurv/${id}` });
+    expect(removal.statusCode).toBe(403);
+    expect(removal.json()).toMatchObject({ success: false, error: SHARED });
+    expect((await accounts()).map((a) => a['id'])).toContain(id);
+    expect((await h.request(adminPlus, { method: 'PUT', url: `/api/telesurv/${id}`, payload: { nom: 'Centre Alpha', email, motdepasse: OTHER_PASSWORD } })).statusCode).toBe(200);
+    expect((await login(email, OTHER_PASSWORD)).statusCode).toBe(200);
+    expect((await h.request(adminPlus, { method: 'DELETE', url: `/api/telesurv/${id}` })).statusCode).toBe(200);
+  });
+
+  it('the list flags, per caller, the accounts whose password and deletion are refused to it (partage_hors_perimetre)', async () => {
+    const shared = await sharedAccount([annecy, lyon]);
+    const own = await sharedAccount([annecy]);
+    const unassigned = await createAccount();
+    // An agency deleted since its assignment leaves nobody else to protect.
+    const closed = await h.createAgence('Agence Chambéry');
+    const leftOver = await sharedAccount([annecy, closed]);
+    expect((await h.request(adminPlus, { method: 'DELETE', url: `/api/agences/${closed}` })).statusCode).toBe(200);
+    const flags = async (user: TestUser) =>
+      Object.fromEntries(((await h.request(user, { method: 'GET', url: '/api/telesurv' })).json() as Record<string, unknown>[]).map((a) => [a['id'], a['partage_hors_perimetre']]));
+    expect(await flags(agencyManager)).toMatchObject({ [shared.id]: true, [own.id]: false, [unassigned.id]: false, [leftOver.id]: false });
+    expect(await flags(adminPlus)).toMatchObject({ [shared.id]: false, [own.id]: false, [unassigned.id]: false, [leftOver.id]: false });
+    // The flag and the refusals are one rule: what is flagged is refused, what is not is allowed.
+    const reset = (id: string, email: string) =>
+      h.request(agencyManager, { method: 'PUT', url: `/api/telesurv/${id}`, payload: { nom: 'Centre Alpha', email, motdepasse: OTHER_PASSWORD } });
+    expect((await reset(shared.id, shared.email)).statusCode).toBe(403);
+    expect((await reset(leftOver.id, leftOver.email)).statusCode).toBe(200);
+    expect((await h.request(agencyManager, { method: 'DELETE', url: `/api/telesurv/${leftOver.id}` })).statusCode).toBe(200);
+  });
+
+  it('an account assigned only within the admin’s agencies (or to none) stays its to reset and delete', async () => {
+    const own = await sharedAccount([annecy]);
+    expect((await h.request(agencyManager, { method: 'PUT', url: `/api/telesurv/${own.id}`, payload: { nom: 'Centre Alpha', email: own.email, motdepasse: OTHER_PASSWORD } })).statusCode).toBe(200);
+    expect((await login(own.email, OTHER_PASSWORD)).statusCode).toBe(200);
+    expect((await h.request(agencyManager, { method: 'DELETE', url: `/api/telesurv/${own.id}` })).statusCode).toBe(200);
+    const unassigned = await createAccount();
+    expect((await h.request(agencyManager, { method: 'DELETE', url: `/api/telesurv/${unassigned.id}` })).statusCode).toBe(200);
   });
 });

@@ -49,7 +49,7 @@ describe('GET /api/templates', () => {
     for (const user of [viewer, manager, adminPlus]) {
       const res = await h.request(user, { method: 'GET', url: '/api/templates' });
       expect(res.statusCode, user.role).toBe(200);
-      expect(res.json()).toContainEqual({ id, name: 'Rapport A', content_html: '<h1>Rapport {{ticket.num_chrono}}</h1><p>{{client.nom}}</p>', css: 'h1 { color: #b91c1c; }' });
+      expect(res.json()).toContainEqual({ id, name: 'Rapport A', content_html: '<h1>Rapport {{ticket.num_chrono}}</h1><p>{{client.nom}}</p>', css: 'h1 { color: #b91c1c; }', version: 0 });
     }
   });
 
@@ -67,8 +67,8 @@ describe('POST /api/templates', () => {
   it('answers the new id; the name is trimmed and css optional', async () => {
     const res = await h.request(manager, { method: 'POST', url: '/api/templates', payload: { name: '  Rapport B ', content_html: '<p>x</p>' } });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toEqual({ id: expect.any(String) });
-    expect(await list()).toContainEqual({ id: res.json().id, name: 'Rapport B', content_html: '<p>x</p>', css: '' });
+    expect(res.json()).toEqual({ id: expect.any(String), version: 0 });
+    expect(await list()).toContainEqual({ id: res.json().id, name: 'Rapport B', content_html: '<p>x</p>', css: '', version: 0 });
   });
 
   it.each([
@@ -136,7 +136,7 @@ describe('PUT /api/templates/{id}', () => {
       payload: { id, name: 'Rapport renommé', content_html: '<p onclick="x()">{{site.nom}}</p>', css: null },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ id, name: 'Rapport renommé', content_html: '<p>{{site.nom}}</p>', css: '' });
+    expect(res.json()).toEqual({ id, name: 'Rapport renommé', content_html: '<p>{{site.nom}}</p>', css: '', version: 1 });
     expect((await list()).find((t) => t.id === id)).toEqual(res.json());
   });
 
@@ -175,12 +175,13 @@ describe('DELETE /api/templates/{id}', () => {
   it('refuses with 409 while an agency uses it, and deletes once unassigned', async () => {
     const id = await create();
     const agence = ((await h.request(adminPlus, { method: 'GET', url: '/api/agences' })).json() as Record<string, unknown>[]).find((a) => a['id'] === lyon)!;
-    expect((await h.request(adminPlus, { method: 'PUT', url: `/api/agences/${lyon}`, payload: { ...agence, id_template: id } })).statusCode).toBe(200);
+    const assigned = await h.request(adminPlus, { method: 'PUT', url: `/api/agences/${lyon}`, payload: { ...agence, id_template: id } });
+    expect(assigned.statusCode).toBe(200);
     const res = await h.request(manager, { method: 'DELETE', url: `/api/templates/${id}` });
     expect(res.statusCode).toBe(409);
     expect(res.json().error).toBe('Impossible de supprimer ce modèle : il est affecté à une agence.');
     expect((await list()).map((t) => t.id)).toContain(id);
-    await h.request(adminPlus, { method: 'PUT', url: `/api/agences/${lyon}`, payload: { ...agence, id_template: null } });
+    await h.request(adminPlus, { method: 'PUT', url: `/api/agences/${lyon}`, payload: { ...agence, id_template: null, version: assigned.json().version } });
     expect((await h.request(manager, { method: 'DELETE', url: `/api/templates/${id}` })).statusCode).toBe(200);
   });
 

@@ -73,6 +73,7 @@ describe('GET /api/utilisateurs', () => {
       role: 'technicien',
       agence_id: lyon,
       agence_nom: 'Agence Lyon',
+      version: expect.any(Number),
     });
   });
 
@@ -137,6 +138,7 @@ describe('POST /api/utilisateurs', () => {
       role: 'admin',
       agence_id: annecy,
       agence_nom: 'Agence Annecy',
+      version: 1,
     });
     expect(res.body).not.toContain(NEW_PASSWORD);
     const session = await login('claire.petit@exemple.fr', NEW_PASSWORD);
@@ -232,6 +234,19 @@ describe('PUT /api/utilisateurs/{id}', () => {
     expect(self.json()).toMatchObject({ nom: 'Bernard', role: 'admin' });
   });
 
+  it('never changes one’s own password without the old one (issue 17): 400 in French, the session stays, the password too', async () => {
+    const message = 'Pour changer votre propre mot de passe, utilisez « Changer le mot de passe » (votre nom dans la barre de navigation) : l’ancien mot de passe y est demandé.';
+    for (const user of [adminPeer, adminPlus]) {
+      const res = await h.request(user, { method: 'PUT', url: `/api/utilisateurs/${user.id}`, payload: body({ email: user.email, role: user.role, agence_id: user.agenceId, motdepasse: RESET_PASSWORD }) });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toBe(message);
+      expect((await login(user.email, RESET_PASSWORD)).statusCode).toBe(401);
+      expect((await login(user.email, TEST_PASSWORD)).statusCode).toBe(200);
+      // Not a 401/403: the screen keeps the session (tickets.md §6).
+      expect((await h.request(user, { method: 'GET', url: '/api/utilisateurs' })).statusCode).toBe(200);
+    }
+  });
+
   it('frees the old e-mail when it changes, and refuses one used by somebody else', async () => {
     const { id, email } = await createTech();
     const taken = await h.request(admin, { method: 'PUT', url: `/api/utilisateurs/${id}`, payload: body({ email: tech.email }) });
@@ -320,11 +335,11 @@ describe('GET and PUT /api/utilisateurs/{id}/permissions', () => {
     const url = `/api/utilisateurs/${id}/permissions`;
     const read = await h.request(admin, { method: 'GET', url });
     expect(read.statusCode).toBe(200);
-    expect(read.json()).toEqual({ permissions: ['tickets.devis'] });
+    expect(read.json()).toEqual({ permissions: ['tickets.devis'], version: 1 });
     const save = await h.request(admin, { method: 'PUT', url, payload: { permissions: ['tickets.devis', 'clients.view', 'clients.view'] } });
     expect(save.statusCode).toBe(200);
     expect(save.json()).toEqual({ success: true });
-    expect((await h.request(admin, { method: 'GET', url })).json()).toEqual({ permissions: ['clients.view', 'tickets.devis'] });
+    expect((await h.request(admin, { method: 'GET', url })).json()).toEqual({ permissions: ['clients.view', 'tickets.devis'], version: 2 });
     expect((await login(email, NEW_PASSWORD)).json().user.permissions).toEqual(['clients.view', 'tickets.devis']);
   });
 
@@ -338,7 +353,7 @@ describe('GET and PUT /api/utilisateurs/{id}/permissions', () => {
     expect((await h.request(adminPlus, { method: 'PUT', url, payload: { permissions: ['tickets.devis', 'metier.edit'] } })).statusCode).toBe(200);
     expect((await h.request(admin, { method: 'PUT', url, payload: { permissions: ['tickets.devis'] } })).statusCode).toBe(403);
     expect((await h.request(admin, { method: 'PUT', url, payload: { permissions: ['metier.edit', 'clients.view'] } })).statusCode).toBe(200);
-    expect((await h.request(admin, { method: 'GET', url })).json()).toEqual({ permissions: ['clients.view', 'metier.edit'] });
+    expect((await h.request(admin, { method: 'GET', url })).json()).toEqual({ permissions: ['clients.view', 'metier.edit'], version: expect.any(Number) });
     // An admin does not touch another admin's set, nor raise its own.
     expect((await h.request(admin, { method: 'PUT', url: `/api/utilisateurs/${adminPeer.id}/permissions`, payload: { permissions: [] } })).statusCode).toBe(403);
     expect((await h.request(admin, { method: 'PUT', url: `/api/utilisateurs/${admin.id}/permissions`, payload: { permissions: [...defaultPermissionsForRole('admin'), 'metier.edit'] } })).statusCode).toBe(403);
@@ -352,7 +367,7 @@ describe('GET and PUT /api/utilisateurs/{id}/permissions', () => {
     expect(res.json()).toMatchObject({ success: false, error: 'Permission inconnue : tickets.delete' });
     const notList = await h.request(admin, { method: 'PUT', url, payload: { permissions: 'clients.view' } });
     expect(notList.statusCode).toBe(400);
-    expect((await h.request(admin, { method: 'GET', url })).json()).toEqual({ permissions: ['tickets.devis'] });
+    expect((await h.request(admin, { method: 'GET', url })).json()).toEqual({ permissions: ['tickets.devis'], version: 1 });
   });
 
   it('answers 401, 403 without users.permissions, 404 out of scope, 409 for a télésurveillance account', async () => {

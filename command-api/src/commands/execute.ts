@@ -1,5 +1,5 @@
 import type { EventStore, Position, RecordedEvent } from '@fsm/eventstore';
-import { StreamNotFoundError } from '@fsm/eventstore';
+import { ConcurrencyError, StreamNotFoundError } from '@fsm/eventstore';
 import type { Decider, DomainEvent } from '../domain/decider.js';
 
 /** Who sends a command: becomes the events' metadata, for audit. */
@@ -27,9 +27,29 @@ export interface CommandResult<Event extends DomainEvent> {
 }
 
 /**
+ * What an edit was decided on: the version of the fiche the user saw (the
+ * request's `version` / `If-Match`) or the read-model row the handler checked
+ * and built the command from. The append must happen on that very version, not
+ * on whatever the stream holds when it is read again here: re-deciding a
+ * command on newer state than its author saw is how a second save silently
+ * undoes the first one.
+ */
+export interface EditBasis {
+  version: number;
+  /**
+   * The fiche's version in its stream, when a stream holds several fiches (the
+   * trades catalogue): the revision of the last event that touched it, -1 when
+   * none did. By default the stream's revision (one fiche per stream).
+   */
+  versionIn?: (history: readonly RecordedEvent[]) => number;
+}
+
+/**
  * parse → (authorize, done by the route) → load → fold → decide → append with
  * the expected revision → wait for the read models. A concurrent change makes
- * the append fail with ConcurrencyError (HTTP 409): never a lost update.
+ * the append fail with ConcurrencyError (HTTP 409): never a lost update. With
+ * a basis, a fiche that changed since that version is refused the same way
+ * before anything is decided.
  */
 export async function execute<Command, State, Event extends DomainEvent>(
   context: CommandContext,
@@ -38,11 +58,13 @@ export async function execute<Command, State, Event extends DomainEvent>(
   command: Command,
   actor: Actor,
   toDomainEvent: (recorded: RecordedEvent) => Event,
+  basis: EditBasis | readonly EditBasis[] = [],
 ): Promise<CommandResult<Event>> {
   const history = await readStreamOrEmpty(context.store, stream);
+  const currentRevision = history.length === 0 ? -1 : history[history.length - 1]!.revision;
+  checkBasis(stream, history, currentRevision, basis);
   const state = history.map(toDomainEvent).reduce(decider.evolve, decider.initialState);
   const events = decider.decide(command, state);
-  const currentRevision = history.length === 0 ? -1 : history[history.length - 1]!.revision;
   if (events.length === 0) return { events, revision: currentRevision, position: null, projected: true };
   const result = await context.store.appendToStream(
     stream,
@@ -56,6 +78,27 @@ export async function execute<Command, State, Event extends DomainEvent>(
   );
   const projected = await context.waitForProjection(result.position);
   return { events, revision: result.nextExpectedRevision, position: result.position, projected };
+}
+
+/**
+ * The basis of an edit whose handler read the fiche's read-model row (scope,
+ * checks, values it keeps): that row's version. A version sent by the client
+ * must be the row's too, else the user saw another state than the one checked
+ * here: older means somebody changed it since, newer that the read models have
+ * not caught up yet; both answer 409 (reload, then save again).
+ */
+export function basisOf(row: { version: number }, requested: number | undefined, stream: string): EditBasis {
+  if (requested !== undefined && requested !== row.version) throw new ConcurrencyError(stream, requested, row.version);
+  return { version: row.version };
+}
+
+/** A fiche that is not in the stream at all is left to the decider (404), not called "changed". */
+function checkBasis(stream: string, history: readonly RecordedEvent[], streamVersion: number, basis: EditBasis | readonly EditBasis[]): void {
+  const bases: readonly EditBasis[] = 'version' in basis ? [basis] : basis;
+  for (const { version, versionIn } of bases) {
+    const current = versionIn ? versionIn(history) : streamVersion;
+    if (current !== -1 && current !== version) throw new ConcurrencyError(stream, version, current);
+  }
 }
 
 export async function readStreamOrEmpty(store: EventStore, stream: string): Promise<RecordedEvent[]> {

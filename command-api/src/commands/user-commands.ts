@@ -10,7 +10,7 @@ import type { RecordedEvent } from '@fsm/eventstore';
 import { isEmailTaken, type Queryable } from '@fsm/projections';
 import { claimEmail, claimedEmailOf, deleteCredentials, setPassword } from '../auth/credentials.js';
 import { userDecider, type CreateTelesurvAccount, type CreateUser, type UserCommand } from '../domain/user/index.js';
-import { execute, type Actor, type CommandContext, type CommandResult } from './execute.js';
+import { execute, type Actor, type CommandContext, type CommandResult, type EditBasis } from './execute.js';
 
 /*
  * Accounts (staff users and télésurveillance accounts) are the one aggregate
@@ -22,7 +22,8 @@ import { execute, type Actor, type CommandContext, type CommandResult } from './
 export const toUserEvent = (recorded: RecordedEvent): UserEvent => userEventSchema.parse({ type: recorded.type, data: recorded.data });
 
 type AccountInput<Fields> = { userId: string; fields: Fields; password: string; at: Date };
-type AccountUpdateInput<Fields> = { userId: string; fields: Fields; password?: string | undefined; at: Date };
+/** `basis`: the version of the account the edit was decided on (execute's EditBasis). */
+type AccountUpdateInput<Fields> = { userId: string; fields: Fields; password?: string | undefined; at: Date; basis: EditBasis };
 
 /**
  * The password is written first (a credentials row without a user grants
@@ -67,7 +68,7 @@ async function updateAccount(
   const claimed = takenInReadModel || (await claimEmail(db, input.userId, email));
   let result: CommandResult<UserEvent>;
   try {
-    result = await execute(context, userDecider, userStreamId(input.userId), command(takenInReadModel || !claimed), actor, toUserEvent);
+    result = await execute(context, userDecider, userStreamId(input.userId), command(takenInReadModel || !claimed), actor, toUserEvent, input.basis);
   } catch (error) {
     if (!takenInReadModel && claimed) await claimEmail(db, input.userId, previous).catch(() => undefined);
     throw error;
@@ -77,8 +78,15 @@ async function updateAccount(
 }
 
 /** The event first: once it is appended the account cannot sign in (principals come from the read model); then the hash and the e-mail go. */
-async function deleteAccount(context: CommandContext, db: Queryable, actor: Actor, userId: string, command: UserCommand): Promise<CommandResult<UserEvent>> {
-  const result = await execute(context, userDecider, userStreamId(userId), command, actor, toUserEvent);
+async function deleteAccount(
+  context: CommandContext,
+  db: Queryable,
+  actor: Actor,
+  userId: string,
+  command: UserCommand,
+  basis: EditBasis,
+): Promise<CommandResult<UserEvent>> {
+  const result = await execute(context, userDecider, userStreamId(userId), command, actor, toUserEvent, basis);
   await deleteCredentials(db, userId);
   return result;
 }
@@ -112,19 +120,34 @@ export function updateTelesurvAccount(context: CommandContext, db: Queryable, ac
 }
 
 /** `deletedBy` is the caller: the decider refuses deleting oneself. */
-export function deleteStaffUser(context: CommandContext, db: Queryable, actor: Actor, input: { userId: string; deletedBy: string; at: Date }) {
-  return deleteAccount(context, db, actor, input.userId, {
-    type: 'DeleteUser',
-    data: { userId: input.userId, deletedBy: input.deletedBy, deletedAt: input.at.toISOString() },
-  });
+export function deleteStaffUser(context: CommandContext, db: Queryable, actor: Actor, input: { userId: string; deletedBy: string; at: Date; basis: EditBasis }) {
+  return deleteAccount(
+    context,
+    db,
+    actor,
+    input.userId,
+    { type: 'DeleteUser', data: { userId: input.userId, deletedBy: input.deletedBy, deletedAt: input.at.toISOString() } },
+    input.basis,
+  );
 }
 
-export function deleteTelesurvAccount(context: CommandContext, db: Queryable, actor: Actor, input: { userId: string; at: Date }) {
-  return deleteAccount(context, db, actor, input.userId, { type: 'DeleteTelesurvAccount', data: { userId: input.userId, deletedAt: input.at.toISOString() } });
+export function deleteTelesurvAccount(context: CommandContext, db: Queryable, actor: Actor, input: { userId: string; at: Date; basis: EditBasis }) {
+  return deleteAccount(
+    context,
+    db,
+    actor,
+    input.userId,
+    { type: 'DeleteTelesurvAccount', data: { userId: input.userId, deletedAt: input.at.toISOString() } },
+    input.basis,
+  );
 }
 
-/** The whole set; who may grant what was checked by the route (forbiddenPermissionChanges). */
-export function setUserPermissions(context: CommandContext, actor: Actor, input: { userId: string; permissions: readonly string[]; at: Date }) {
+/**
+ * The whole set; who may grant what was checked by the route
+ * (forbiddenPermissionChanges) against the set of `basis`'s version, so the
+ * save lands on that set or not at all.
+ */
+export function setUserPermissions(context: CommandContext, actor: Actor, input: { userId: string; permissions: readonly string[]; at: Date; basis: EditBasis }) {
   return execute(
     context,
     userDecider,
@@ -132,5 +155,6 @@ export function setUserPermissions(context: CommandContext, actor: Actor, input:
     { type: 'SetUserPermissions', data: { userId: input.userId, permissions: [...input.permissions], updatedAt: input.at.toISOString() } },
     actor,
     toUserEvent,
+    input.basis,
   );
 }

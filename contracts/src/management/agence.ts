@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineEvent, isoDateTime, numberInput, requiredText } from './fields.js';
 import { agenceIdSchema } from './ids.js';
 import { MANAGEMENT_MESSAGES as M } from './messages.js';
+import { entityVersionSchema } from './version.js';
 
 // ---------------------------------------------------------------------------
 // Opening hours (horaires)
@@ -137,6 +138,7 @@ export const agenceSchema = z.object({
   ville: z.string(),
   telephone: z.string(),
   id_template: z.guid().nullable(),
+  version: entityVersionSchema.optional(),
 });
 export type Agence = z.infer<typeof agenceSchema>;
 export const agencesResponseSchema = z.array(agenceSchema);

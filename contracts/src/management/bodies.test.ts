@@ -286,3 +286,61 @@ describe('stats query', () => {
     expect(firstMessage(statsTicketsQuerySchema, { from: '01/02/2026' })).toBe('La date doit être au format AAAA-MM-JJ.');
   });
 });
+
+describe('integers the read models store (issue 17: delai and ordre of 3,000,000,000 stopped the read side)', () => {
+  const installation = { nom: 'SSI', id_metier: A, description: 'Centrale', astreinte: 0, site_id: B };
+  const metier = { nom: 'SSI', HO_stats: 0 };
+
+  it('bounds an installation delai to a year of hours', () => {
+    expect(installationBodySchema.parse({ ...installation, delai: 8760 }).delai).toBe(8760);
+    expect(firstMessage(installationBodySchema, { ...installation, delai: 8761 })).toBe('Le délai ne peut pas dépasser 8760 heures (un an).');
+    expect(firstMessage(installationBodySchema, { ...installation, delai: '3000000000' })).toBe('Le délai ne peut pas dépasser 8760 heures (un an).');
+    expect(firstMessage(installationBodySchema, { ...installation, delai: 1e300 })).toBe("Le délai doit être un nombre entier d'heures, d'au moins 1 heure.");
+  });
+
+  it('bounds a métier delai_inter to a year of hours, before flooring', () => {
+    expect(metierBodySchema.parse({ ...metier, ordre: null, delai_inter: '8760' }).delai_inter).toBe(8760);
+    expect(firstMessage(metierBodySchema, { ...metier, ordre: null, delai_inter: 3e9 })).toBe("Le délai d'intervention ne peut pas dépasser 8760 heures (un an).");
+  });
+
+  it('bounds a métier ordre to ±99999, in the form and in a reorder', () => {
+    expect(metierBodySchema.parse({ ...metier, ordre: -99999, delai_inter: null }).ordre).toBe(-99999);
+    expect(metierBodySchema.parse({ ...metier, ordre: 99999, delai_inter: null }).ordre).toBe(99999);
+    for (const ordre of [100000, -100000, 3e9, '-3000000000']) {
+      expect(firstMessage(metierBodySchema, { ...metier, ordre, delai_inter: null }), String(ordre)).toBe("L'ordre doit être compris entre -99999 et 99999.");
+      expect(firstMessage(metierReorderBodySchema, [{ id: A, ordre }]), String(ordre)).toBe("L'ordre doit être compris entre -99999 et 99999.");
+    }
+    expect(firstMessage(metierBodySchema, { ...metier, ordre: 1.5, delai_inter: null })).toBe("L'ordre doit être un nombre entier.");
+  });
+});
+
+describe('invisible and control characters in names (issue 17, item 13: names shown reversed)', () => {
+  const HIDDEN = 'Ce champ contient des caractères invisibles ou de contrôle non autorisés.';
+  // Short enough for the 10-character postal code.
+  const spoofed = '69\u202E100';
+  const bodies: [string, z.ZodType, Record<string, unknown>, string[]][] = [
+    ['agence', agenceBodySchema, { nom: 'Lyon', adresse: '1 rue', cp_postal: '69001', ville: 'Lyon', telephone: '04 00 00 00 00' }, ['nom', 'adresse', 'cp_postal', 'ville', 'telephone']],
+    ['client', clientBodySchema, { nom: 'ACME', adresse: '1 rue', ville: 'Lyon', code_postal: '69001', agence_id: A }, ['nom', 'adresse', 'ville', 'code_postal']],
+    ['site', siteBodySchema, { nom: 'Usine', adresse: '1 rue', ville: 'Lyon', code_postal: '69001', client_id: A }, ['nom', 'adresse', 'ville', 'code_postal']],
+    ['installation', installationBodySchema, { nom: 'SSI', id_metier: A, description: 'Centrale', delai: 4, astreinte: 0, site_id: B }, ['nom', 'description']],
+    ['interlocuteur', interlocuteurBodySchema, { nom: 'Martin', prenom: 'Léa', fonction: 'Gardienne', telephone: '06', client_id: A }, ['nom', 'prenom', 'fonction', 'telephone']],
+    ['métier', metierBodySchema, { nom: 'SSI', ordre: null, delai_inter: null, HO_stats: 0 }, ['nom']],
+    ['template', templateBodySchema, { name: 'Rapport', content_html: '<p>x</p>' }, ['name']],
+    ['user', userCreateBodySchema, { nom: 'Martin', prenom: 'Léa', email: 'lea@example.fr', telephone: '06', role: 'technicien', agence_id: A, motdepasse: 'Secret-2026!' }, ['nom', 'prenom', 'telephone']],
+    ['télésurveillance', telesurvCreateBodySchema, { nom: 'Centre', email: 'centre@example.fr', telephone: '06', motdepasse: 'Secret-2026!' }, ['nom', 'telephone']],
+  ];
+
+  it.each(bodies)('refuses a right-to-left override in every name and text of the %s body', (_label, schema, valid, fields) => {
+    expect(schema.safeParse(valid).success).toBe(true);
+    for (const field of fields) expect(firstMessage(schema, { ...valid, [field]: spoofed }), field).toBe(HIDDEN);
+  });
+
+  it.each(['\u200B', '\u2066', '\u200E', '\uFEFF', '\u0001', '\u009B', '\u{E0020}'])('refuses U+%s in a client name', (char) => {
+    expect(firstMessage(clientBodySchema, { nom: `AC${char}ME`, adresse: '1 rue', ville: 'Lyon', code_postal: '69001', agence_id: A })).toBe(HIDDEN);
+  });
+
+  it('keeps accents, emoji with joiners and apostrophes', () => {
+    const nom = 'Hôtel de l’Éole 👩‍🚒';
+    expect(clientBodySchema.parse({ nom, adresse: '1 rue', ville: 'Lyon', code_postal: '69001', agence_id: A }).nom).toBe(nom);
+  });
+});

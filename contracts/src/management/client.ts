@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineEvent, isoDateTime, requiredId, requiredText } from './fields.js';
 import { agenceIdSchema, clientIdSchema } from './ids.js';
 import { MANAGEMENT_MESSAGES as M } from './messages.js';
+import { entityVersionSchema } from './version.js';
 
 export const CLIENTS_PAGE_SIZE = 10;
 
@@ -28,6 +29,7 @@ export const clientSchema = z.object({
   code_postal: z.string(),
   agence_id: agenceIdSchema,
   agence_nom: z.string().nullable(),
+  version: entityVersionSchema.optional(),
 });
 export type Client = z.infer<typeof clientSchema>;
 export const clientsResponseSchema = z.array(clientSchema);

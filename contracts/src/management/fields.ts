@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasHiddenCharacters } from '../hidden-characters.js';
 import { MANAGEMENT_MESSAGES as M } from './messages.js';
 
 /*
@@ -11,9 +12,12 @@ import { MANAGEMENT_MESSAGES as M } from './messages.js';
 export const TEXT_MAX = 255;
 export const LONG_TEXT_MAX = 5000;
 
+/** The check every stored text gets: bidi overrides and other invisible controls are refused (hidden-characters.ts). */
+export const withoutHiddenCharacters = [(value: string) => !hasHiddenCharacters(value), M.hiddenCharacters] as const;
+
 /** Trimmed, non-empty; missing, null and blank all give `message`. */
 export function requiredText(message: string, max = TEXT_MAX) {
-  return z.string({ error: message }).trim().min(1, message).max(max, M.tooLong(max));
+  return z.string({ error: message }).trim().min(1, message).max(max, M.tooLong(max)).refine(...withoutHiddenCharacters);
 }
 
 /** Trimmed; missing, null and blank are stored as null. */
@@ -22,6 +26,7 @@ export function optionalText(max = TEXT_MAX) {
     .string({ error: M.textExpected })
     .trim()
     .max(max, M.tooLong(max))
+    .refine(...withoutHiddenCharacters)
     .nullish()
     .transform((value) => (value ? value : null));
 }

@@ -3,6 +3,7 @@ export * from './messages.js';
 export * from './validation.js';
 export * from './ids.js';
 export * from './streams.js';
+export * from './version.js';
 export * from './csv.js';
 export * from './agence.js';
 export * from './client.js';

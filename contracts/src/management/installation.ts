@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { TICKET_DELAI_MAX_HOURS } from '../tickets/ticket-constants.js';
 import { LONG_TEXT_MAX, defineEvent, isoDateTime, numberInput, requiredId, requiredText, zeroOrOne } from './fields.js';
 import { installationIdSchema, metierIdSchema, siteIdSchema } from './ids.js';
 import { MANAGEMENT_MESSAGES as M } from './messages.js';
+import { entityVersionSchema } from './version.js';
 
 /** Minimum intervention delay, in hours (§9). */
 export const INSTALLATION_DELAI_MIN_HOURS = 1;
@@ -13,7 +15,8 @@ export function formatInstallationDelai(delai: number): string {
 
 /**
  * POST /api/installations and PUT /api/installations/{id}. `delai` is a whole
- * number of hours (the SLA clock counts hours); `astreinte` accepts the
+ * number of hours (the SLA clock counts hours), a year at most
+ * (TICKET_DELAI_MAX_HOURS); `astreinte` accepts the
  * checkbox's boolean and is stored as 0 or 1, 0 when absent.
  */
 export const installationBodySchema = z.object({
@@ -24,7 +27,8 @@ export const installationBodySchema = z.object({
     numberInput,
     z
       .int({ error: (issue) => (issue.input === null ? M.installationDelaiRequired : M.installationDelaiInvalid) })
-      .min(INSTALLATION_DELAI_MIN_HOURS, M.installationDelaiInvalid),
+      .min(INSTALLATION_DELAI_MIN_HOURS, M.installationDelaiInvalid)
+      .max(TICKET_DELAI_MAX_HOURS, M.installationDelaiTooLarge),
   ),
   astreinte: zeroOrOne(M.installationAstreinteInvalid),
   site_id: requiredId(M.siteRequired),
@@ -41,6 +45,7 @@ export const installationSchema = z.object({
   delai: z.int(),
   astreinte: z.union([z.literal(0), z.literal(1)]),
   site_id: siteIdSchema,
+  version: entityVersionSchema.optional(),
 });
 export type Installation = z.infer<typeof installationSchema>;
 export const installationsResponseSchema = z.array(installationSchema);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineEvent, isoDateTime, optionalEmail, optionalText, requiredId, requiredText, uniqueIds } from './fields.js';
 import { clientIdSchema, installationIdSchema, interlocuteurIdSchema, siteIdSchema } from './ids.js';
 import { MANAGEMENT_MESSAGES as M } from './messages.js';
+import { entityVersionSchema } from './version.js';
 
 const affectationIds = z.preprocess((value) => value ?? [], uniqueIds(M.interlocuteurAffectationInvalid));
 
@@ -51,6 +52,7 @@ export const interlocuteurSchema = z.object({
   nb_installations: z.int().min(0),
   sites_affectes: z.array(namedRef).optional(),
   installations_affectees: z.array(namedRef).optional(),
+  version: entityVersionSchema.optional(),
 });
 export type Interlocuteur = z.infer<typeof interlocuteurSchema>;
 export const interlocuteursResponseSchema = z.array(interlocuteurSchema);

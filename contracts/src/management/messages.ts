@@ -1,3 +1,6 @@
+import { HIDDEN_CHARACTERS_MESSAGE } from '../hidden-characters.js';
+import { TICKET_DELAI_MAX_HOURS } from '../tickets/ticket-constants.js';
+
 /**
  * French messages of the management side, shared by the API (zod and decider
  * rejections) and the UI. Wording quoted from management.md is verbatim; the
@@ -13,6 +16,7 @@ export const MANAGEMENT_MESSAGES = {
   // Written for this product.
   textExpected: 'Ce champ doit être un texte.',
   tooLong: (max: number) => `Ce champ ne doit pas dépasser ${max} caractères.`,
+  hiddenCharacters: HIDDEN_CHARACTERS_MESSAGE,
   emailInvalid: 'Adresse e-mail invalide.',
   passwordPolicy: 'Le mot de passe ne respecte pas tous les critères.',
 
@@ -39,6 +43,7 @@ export const MANAGEMENT_MESSAGES = {
   installationDescriptionRequired: 'La description est obligatoire.',
   installationDelaiRequired: 'Le délai est obligatoire.',
   installationDelaiInvalid: "Le délai doit être un nombre entier d'heures, d'au moins 1 heure.",
+  installationDelaiTooLarge: `Le délai ne peut pas dépasser ${TICKET_DELAI_MAX_HOURS} heures (un an).`,
   installationAstreinteInvalid: "L'astreinte vaut 0 ou 1.",
   siteRequired: 'Veuillez sélectionner un site.',
 
@@ -61,8 +66,10 @@ export const MANAGEMENT_MESSAGES = {
 
   metierNomRequired: 'Le nom du métier est obligatoire.',
   metierOrdreInvalid: "L'ordre doit être un nombre entier.",
+  metierOrdreOutOfRange: "L'ordre doit être compris entre -99999 et 99999.",
   metierDelaiInvalid: "Le délai d'intervention doit être un nombre.",
   metierDelaiNegative: "Le délai d'intervention doit être positif ou nul.",
+  metierDelaiTooLarge: `Le délai d'intervention ne peut pas dépasser ${TICKET_DELAI_MAX_HOURS} heures (un an).`,
   metierHoStatsInvalid: 'HO_stats vaut 0 ou 1.',
   metierReorderDuplicated: "Chaque métier ne peut figurer qu'une fois dans le nouvel ordre.",
   metierNomTaken: 'Un métier porte déjà ce nom.',
@@ -107,4 +114,8 @@ export const MANAGEMENT_MESSAGES = {
   userEmailTaken: 'Cette adresse e-mail est déjà utilisée.',
   userIsTelesurv: "Ce compte est un compte télésurveillance : modifiez-le depuis l'écran Télésurveillance.",
   telesurvHasNoPermissions: "Un compte télésurveillance n'a pas de permissions.",
+  ownPasswordThroughChange:
+    'Pour changer votre propre mot de passe, utilisez « Changer le mot de passe » (votre nom dans la barre de navigation) : l’ancien mot de passe y est demandé.',
+  telesurvSharedOutsideScope:
+    "Ce compte télésurveillance est aussi affecté à une agence qui n'est pas la vôtre : seul un administrateur plateforme peut changer son mot de passe ou le supprimer.",
 } as const;

@@ -3,6 +3,7 @@ import { toCsvDocument } from './csv.js';
 import { defineEvent, isoDateTime, numberInput, requiredId } from './fields.js';
 import { agenceIdSchema, installationIdSchema, qrCodeIdSchema } from './ids.js';
 import { MANAGEMENT_MESSAGES as M } from './messages.js';
+import { entityVersionSchema } from './version.js';
 
 /*
  * Life cycle: a batch (POST /api/qrcodes/batch) generates unassigned codes for
@@ -53,7 +54,7 @@ export type QrCodeBatchBody = z.output<typeof qrCodeBatchBodySchema>;
 export const qrCodeAssignBodySchema = z.object({ installation_id: requiredId(M.installationInvalid) });
 export type QrCodeAssignBody = z.output<typeof qrCodeAssignBodySchema>;
 
-export const qrCodeSchema = z.object({ id: qrCodeIdSchema, url: z.string(), qr_key: z.string() });
+export const qrCodeSchema = z.object({ id: qrCodeIdSchema, url: z.string(), qr_key: z.string(), version: entityVersionSchema.optional() });
 export type QrCode = z.infer<typeof qrCodeSchema>;
 export const qrCodesByInstallationResponseSchema = z.object({ items: z.array(qrCodeSchema) });
 export const qrCodeUnusedCountResponseSchema = z.object({ unused: z.int().min(0) });

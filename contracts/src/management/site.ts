@@ -3,6 +3,7 @@ import { defineEvent, isoDateTime, requiredId, requiredText } from './fields.js'
 import { clientIdSchema, siteIdSchema } from './ids.js';
 import { installationSchema } from './installation.js';
 import { MANAGEMENT_MESSAGES as M } from './messages.js';
+import { entityVersionSchema } from './version.js';
 
 /** POST /api/sites and PUT /api/sites/{id}; one message for every missing field (§5). */
 export const siteBodySchema = z.object({
@@ -22,6 +23,7 @@ export const siteSchema = z.object({
   ville: z.string(),
   code_postal: z.string(),
   client_id: clientIdSchema,
+  version: entityVersionSchema.optional(),
 });
 export type Site = z.infer<typeof siteSchema>;
 export const sitesResponseSchema = z.array(siteSchema);

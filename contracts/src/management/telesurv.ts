@@ -3,6 +3,7 @@ import { optionalText, requiredEmail, requiredText, uniqueIds } from './fields.j
 import { userIdSchema } from './ids.js';
 import { MANAGEMENT_MESSAGES as M } from './messages.js';
 import { userPasswordField } from './user.js';
+import { entityVersionSchema } from './version.js';
 
 /*
  * A remote-surveillance account is a user with role telesurveillance, written
@@ -46,6 +47,13 @@ export const telesurvAccountSchema = z.object({
   email: z.string(),
   telephone: z.string().nullable(),
   agences_count: z.int().min(0),
+  version: entityVersionSchema.optional(),
+  /**
+   * Also assigned to a live agency outside the caller's scope (never for
+   * admin_plus): the caller may edit its name, e-mail and phone, not reset its
+   * password nor delete it (403 telesurvSharedOutsideScope). Absent means false.
+   */
+  partage_hors_perimetre: z.boolean().optional(),
 });
 export type TelesurvAccount = z.infer<typeof telesurvAccountSchema>;
 export const telesurvAccountsResponseSchema = z.array(telesurvAccountSchema);

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { defineEvent, isoDateTime } from './fields.js';
+import { defineEvent, isoDateTime, withoutHiddenCharacters } from './fields.js';
 import { templateIdSchema } from './ids.js';
 import { MANAGEMENT_MESSAGES as M } from './messages.js';
+import { entityVersionSchema } from './version.js';
 
 export const TEMPLATE_NAME_MAX = 200;
 /** Generous for inline images, small enough to keep events and PDFs sane. */
@@ -23,7 +24,12 @@ export function templateCopyName(name: string): string {
  * dropped.
  */
 export const templateBodySchema = z.object({
-  name: z.string({ error: M.templateFieldsRequired }).trim().min(1, M.templateFieldsRequired).max(TEMPLATE_NAME_MAX, M.tooLong(TEMPLATE_NAME_MAX)),
+  name: z
+    .string({ error: M.templateFieldsRequired })
+    .trim()
+    .min(1, M.templateFieldsRequired)
+    .max(TEMPLATE_NAME_MAX, M.tooLong(TEMPLATE_NAME_MAX))
+    .refine(...withoutHiddenCharacters),
   content_html: z
     .string({ error: M.templateFieldsRequired })
     .refine((html) => html.trim().length > 0, M.templateFieldsRequired)
@@ -37,7 +43,7 @@ export const templateBodySchema = z.object({
 export type TemplateBody = z.output<typeof templateBodySchema>;
 export type TemplateBodyInput = z.input<typeof templateBodySchema>;
 
-export const templateSchema = z.object({ id: templateIdSchema, name: z.string(), content_html: z.string(), css: z.string() });
+export const templateSchema = z.object({ id: templateIdSchema, name: z.string(), content_html: z.string(), css: z.string(), version: entityVersionSchema.optional() });
 export type Template = z.infer<typeof templateSchema>;
 export const templatesResponseSchema = z.array(templateSchema);
 

@@ -6,6 +6,7 @@ import { PASSWORD_MAX_LENGTH } from '../tickets/ticket-constants.js';
 import { defineEvent, isoDateTime, requiredEmail, requiredId, requiredText } from './fields.js';
 import { agenceIdSchema, userIdSchema } from './ids.js';
 import { MANAGEMENT_MESSAGES as M } from './messages.js';
+import { entityVersionSchema } from './version.js';
 
 export const USERS_PAGE_SIZE = 10;
 
@@ -64,6 +65,7 @@ export const userSchema = z.object({
   agence_id: agenceIdSchema.nullable(),
   /** Shown in the agency column that admin_plus sees. */
   agence_nom: z.string().nullable().optional(),
+  version: entityVersionSchema.optional(),
 });
 export type User = z.infer<typeof userSchema>;
 export const usersResponseSchema = z.array(userSchema);
@@ -73,13 +75,15 @@ export const userPermissionsBodySchema = z.object({
   permissions: z.array(permissionSlugSchema, { error: 'Les permissions doivent être une liste.' }).transform(normalizePermissionSlugs),
 });
 export type UserPermissionsBody = z.output<typeof userPermissionsBodySchema>;
-export const userPermissionsResponseSchema = z.object({ permissions: z.array(z.string()) });
+export const userPermissionsResponseSchema = z.object({ permissions: z.array(z.string()), version: entityVersionSchema.optional() });
+export type UserPermissionsResponse = z.infer<typeof userPermissionsResponseSchema>;
 
 /** The `{ success, error }` answer that several management writes return. */
 export const managementResultResponseSchema = z.object({ success: z.boolean(), error: z.string().optional() });
 export type ManagementResultResponse = z.infer<typeof managementResultResponseSchema>;
 /** The answer of a create: the id the server chose. */
-export const managementCreatedResponseSchema = z.object({ id: z.guid() });
+/** `{ id }` of POST /api/templates (§7), with the new fiche's version for its next save. */
+export const managementCreatedResponseSchema = z.object({ id: z.guid(), version: entityVersionSchema.optional() });
 
 // ---------------------------------------------------------------------------
 // Events (staff users and remote-surveillance accounts share them)

@@ -105,3 +105,12 @@ export async function createReadModelHarness(label: string, projectors: readonly
     },
   };
 }
+
+/**
+ * Rows without their `version`: the same event appended again is a new
+ * revision of its stream, so the fiche's version moves while what it shows
+ * stays the same. Tests of "appended again changes nothing" compare this.
+ */
+export function withoutVersions<Row extends { version: number }>(rows: readonly Row[]): Omit<Row, 'version'>[] {
+  return rows.map(({ version: _version, ...row }) => row);
+}

@@ -63,6 +63,12 @@ export interface RequestOptions {
   forbiddenIsError?: boolean;
   /** Resolve with the raw Response when it is OK (binary answers: PDFs), instead of its parsed body. */
   raw?: boolean;
+  /**
+   * The version of the fiche an edit was made on, sent as `If-Match`: the
+   * server refuses the edit (409) if the fiche changed since. For the edits
+   * whose body cannot carry `version` (DELETE, lists).
+   */
+  ifMatch?: number | undefined;
 }
 
 function withQuery(path: string, query: RequestOptions['query']): string {
@@ -105,11 +111,12 @@ function serverErrorText(body: unknown): string | undefined {
  * expected type; validate with the contracts' zod schema where the shape matters.
  */
 export async function apiRequest<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = 'GET', json, formData, query, signal, auth = true, forbiddenIsError = false, raw = false } = options;
+  const { method = 'GET', json, formData, query, signal, auth = true, forbiddenIsError = false, raw = false, ifMatch } = options;
   const token = auth ? getToken() : null;
 
   const headers = new Headers({ Accept: 'application/json' });
   if (token) headers.set('Authorization', `Bearer ${token}`);
+  if (ifMatch !== undefined) headers.set('If-Match', `"${ifMatch}"`);
   let body: BodyInit | undefined;
   if (formData) {
     body = formData;

@@ -10,7 +10,7 @@ import {
 import type { RecordedEvent } from '@fsm/eventstore';
 import { findAgence, hasOpenTickets } from '@fsm/projections';
 import { clientDecider } from '../../domain/client/index.js';
-import { execute, type CommandResult } from '../execute.js';
+import { basisOf, execute, type CommandResult } from '../execute.js';
 import { requireClient, type ManagementCaller } from './client-scope.js';
 
 export const toClientEvent = (recorded: RecordedEvent): ClientEvent => clientEventSchema.parse({ type: recorded.type, data: recorded.data });
@@ -40,9 +40,16 @@ export async function createClient(caller: ManagementCaller, input: { clientId: 
   );
 }
 
-/** Without an agency in the body, a client stays where it is. */
-export async function updateClient(caller: ManagementCaller, input: { clientId: string; fields: ClientFields }): Promise<CommandResult<ClientEvent>> {
+/**
+ * Without an agency in the body, a client stays where it is. `version`: the
+ * one the edit was made on (docs/management-domain.md, "Versions").
+ */
+export async function updateClient(
+  caller: ManagementCaller,
+  input: { clientId: string; fields: ClientFields; version?: number | undefined },
+): Promise<CommandResult<ClientEvent>> {
   const current = await requireClient(caller, input.clientId);
+  const basis = basisOf(current, input.version, clientStreamId(input.clientId));
   const agenceId = await agenceOf(caller, input.fields.agence_id ?? current.agence_id);
   return execute(
     caller.context,
@@ -51,11 +58,13 @@ export async function updateClient(caller: ManagementCaller, input: { clientId: 
     { type: 'UpdateClient', data: { clientId: input.clientId, fields: { ...input.fields, agence_id: agenceId }, updatedAt: caller.now.toISOString() } },
     caller.actor,
     toClientEvent,
+    basis,
   );
 }
 
-export async function deleteClient(caller: ManagementCaller, input: { clientId: string }): Promise<CommandResult<ClientEvent>> {
-  await requireClient(caller, input.clientId);
+export async function deleteClient(caller: ManagementCaller, input: { clientId: string; version?: number | undefined }): Promise<CommandResult<ClientEvent>> {
+  const current = await requireClient(caller, input.clientId);
+  const basis = basisOf(current, input.version, clientStreamId(input.clientId));
   const openTickets = await hasOpenTickets(caller.db, { clientId: input.clientId });
   return execute(
     caller.context,
@@ -64,5 +73,6 @@ export async function deleteClient(caller: ManagementCaller, input: { clientId: 
     { type: 'DeleteClient', data: { clientId: input.clientId, hasOpenTickets: openTickets, deletedAt: caller.now.toISOString() } },
     caller.actor,
     toClientEvent,
+    basis,
   );
 }

@@ -9,7 +9,7 @@ import {
 import type { RecordedEvent } from '@fsm/eventstore';
 import { findMetier, hasOpenTickets } from '@fsm/projections';
 import { installationDecider } from '../../domain/installation/index.js';
-import { execute, type CommandResult } from '../execute.js';
+import { basisOf, execute, type CommandResult } from '../execute.js';
 import { requireInstallation, requireSite, type ManagementCaller } from './client-scope.js';
 
 export const toInstallationEvent = (recorded: RecordedEvent): InstallationEvent =>
@@ -43,9 +43,10 @@ export async function createInstallation(
  */
 export async function updateInstallation(
   caller: ManagementCaller,
-  input: { installationId: string; fields: InstallationBody },
+  input: { installationId: string; fields: InstallationBody; version?: number | undefined },
 ): Promise<CommandResult<InstallationEvent>> {
   const current = await requireInstallation(caller, input.installationId);
+  const basis = basisOf(current, input.version, installationStreamId(input.installationId));
   if (input.fields.site_id !== current.site_id) await requireSite(caller, input.fields.site_id);
   if (input.fields.id_metier !== current.id_metier) await requireMetier(caller, input.fields.id_metier);
   return execute(
@@ -55,11 +56,16 @@ export async function updateInstallation(
     { type: 'UpdateInstallation', data: { installationId: input.installationId, fields: input.fields, updatedAt: caller.now.toISOString() } },
     caller.actor,
     toInstallationEvent,
+    basis,
   );
 }
 
-export async function deleteInstallation(caller: ManagementCaller, input: { installationId: string }): Promise<CommandResult<InstallationEvent>> {
-  await requireInstallation(caller, input.installationId);
+export async function deleteInstallation(
+  caller: ManagementCaller,
+  input: { installationId: string; version?: number | undefined },
+): Promise<CommandResult<InstallationEvent>> {
+  const current = await requireInstallation(caller, input.installationId);
+  const basis = basisOf(current, input.version, installationStreamId(input.installationId));
   const openTickets = await hasOpenTickets(caller.db, { installationId: input.installationId });
   return execute(
     caller.context,
@@ -68,5 +74,6 @@ export async function deleteInstallation(caller: ManagementCaller, input: { inst
     { type: 'DeleteInstallation', data: { installationId: input.installationId, hasOpenTickets: openTickets, deletedAt: caller.now.toISOString() } },
     caller.actor,
     toInstallationEvent,
+    basis,
   );
 }

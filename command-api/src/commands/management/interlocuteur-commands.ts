@@ -10,7 +10,7 @@ import {
 import type { RecordedEvent } from '@fsm/eventstore';
 import { findInterlocuteur, listInstallationsByClient, listSitesByClient } from '@fsm/projections';
 import { interlocuteurDecider } from '../../domain/interlocuteur/index.js';
-import { execute, type CommandResult } from '../execute.js';
+import { basisOf, execute, type CommandResult } from '../execute.js';
 import { requireClient, type ManagementCaller } from './client-scope.js';
 
 export const toInterlocuteurEvent = (recorded: RecordedEvent): InterlocuteurEvent =>
@@ -54,12 +54,13 @@ async function requireInterlocuteur(caller: ManagementCaller, interlocuteurId: s
   return interlocuteur;
 }
 
-/** The affectations in the body replace the whole set (the decider ignores their order). */
+/** The affectations in the body replace the whole set (the decider ignores their order). `version`: the one the edit was made on. */
 export async function updateInterlocuteur(
   caller: ManagementCaller,
-  input: { interlocuteurId: string; fields: InterlocuteurBody },
+  input: { interlocuteurId: string; fields: InterlocuteurBody; version?: number | undefined },
 ): Promise<CommandResult<InterlocuteurEvent>> {
-  await requireInterlocuteur(caller, input.interlocuteurId);
+  const current = await requireInterlocuteur(caller, input.interlocuteurId);
+  const basis = basisOf(current, input.version, interlocuteurStreamId(input.interlocuteurId));
   await checkAffectations(caller, input.fields);
   return execute(
     caller.context,
@@ -68,11 +69,16 @@ export async function updateInterlocuteur(
     { type: 'UpdateInterlocuteur', data: { interlocuteurId: input.interlocuteurId, fields: input.fields, updatedAt: caller.now.toISOString() } },
     caller.actor,
     toInterlocuteurEvent,
+    basis,
   );
 }
 
-export async function deleteInterlocuteur(caller: ManagementCaller, input: { interlocuteurId: string }): Promise<CommandResult<InterlocuteurEvent>> {
-  await requireInterlocuteur(caller, input.interlocuteurId);
+export async function deleteInterlocuteur(
+  caller: ManagementCaller,
+  input: { interlocuteurId: string; version?: number | undefined },
+): Promise<CommandResult<InterlocuteurEvent>> {
+  const current = await requireInterlocuteur(caller, input.interlocuteurId);
+  const basis = basisOf(current, input.version, interlocuteurStreamId(input.interlocuteurId));
   return execute(
     caller.context,
     interlocuteurDecider,
@@ -80,5 +86,6 @@ export async function deleteInterlocuteur(caller: ManagementCaller, input: { int
     { type: 'DeleteInterlocuteur', data: { interlocuteurId: input.interlocuteurId, deletedAt: caller.now.toISOString() } },
     caller.actor,
     toInterlocuteurEvent,
+    basis,
   );
 }

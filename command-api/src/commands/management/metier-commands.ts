@@ -1,10 +1,39 @@
 import { METIERS_STREAM_ID, metierEventSchema, type MetierBody, type MetierEvent, type MetierReorderBody } from '@fsm/contracts';
 import type { RecordedEvent } from '@fsm/eventstore';
-import { isMetierUsed, type Queryable } from '@fsm/projections';
+import { findMetier, isMetierUsed, listMetiers, type Queryable } from '@fsm/projections';
 import { metiersDecider } from '../../domain/metier/index.js';
-import { execute, type Actor, type CommandContext, type CommandResult } from '../execute.js';
+import { execute, type Actor, type CommandContext, type CommandResult, type EditBasis } from '../execute.js';
 
 export const toMetierEvent = (recorded: RecordedEvent): MetierEvent => metierEventSchema.parse({ type: recorded.type, data: recorded.data });
+
+/**
+ * A trade's version is the revision of the last event of the catalogue's
+ * stream that touched it (what rm.metiers keeps as last_revision), -1 when
+ * none did: an edit of one trade is not refused because another one changed.
+ */
+export function metierVersionIn(metierId: string): (history: readonly RecordedEvent[]) => number {
+  return (history) => {
+    for (let index = history.length - 1; index >= 0; index--) {
+      const event = toMetierEvent(history[index]!);
+      const touched = event.type === 'MetiersReordered' ? event.data.items.some((item) => item.metierId === metierId) : event.data.metierId === metierId;
+      if (touched) return history[index]!.revision;
+    }
+    return -1;
+  };
+}
+
+function metierBasis(metierId: string, version: number | undefined): EditBasis[] {
+  return version === undefined ? [] : [{ version, versionIn: metierVersionIn(metierId) }];
+}
+
+/**
+ * Without a version from the client, an edit is decided on the trade as the
+ * read model shows it when the request arrives, like every other fiche: a
+ * change appended since (not yet shown to anybody) is not overwritten.
+ */
+async function versionOrListed(db: Queryable, metierId: string, version: number | undefined): Promise<number | undefined> {
+  return version ?? (await findMetier(db, metierId))?.version;
+}
 
 /** Trades are one platform-wide catalogue: no agency scope, one stream. */
 export interface MetierCaller {
@@ -25,8 +54,12 @@ export function createMetier(caller: MetierCaller, input: { metierId: string; fi
   );
 }
 
-/** Also the HO_stats toggle (§7: it uses the update call). */
-export function updateMetier(caller: MetierCaller, input: { metierId: string; fields: MetierBody }): Promise<CommandResult<MetierEvent>> {
+/** Also the HO_stats toggle (§7: it uses the update call). `version`: the trade's, when the edit was made. */
+export async function updateMetier(
+  caller: MetierCaller,
+  input: { metierId: string; fields: MetierBody; version?: number | undefined },
+): Promise<CommandResult<MetierEvent>> {
+  const version = await versionOrListed(caller.db, input.metierId, input.version);
   return execute(
     caller.context,
     metiersDecider,
@@ -34,11 +67,13 @@ export function updateMetier(caller: MetierCaller, input: { metierId: string; fi
     { type: 'UpdateMetier', data: { metierId: input.metierId, fields: input.fields, updatedAt: caller.now.toISOString() } },
     caller.actor,
     toMetierEvent,
+    metierBasis(input.metierId, version),
   );
 }
 
 /** Refused while a live installation uses the trade (its SLA delay comes from it). */
-export async function deleteMetier(caller: MetierCaller, input: { metierId: string }): Promise<CommandResult<MetierEvent>> {
+export async function deleteMetier(caller: MetierCaller, input: { metierId: string; version?: number | undefined }): Promise<CommandResult<MetierEvent>> {
+  const version = await versionOrListed(caller.db, input.metierId, input.version);
   const usedByInstallations = await isMetierUsed(caller.db, input.metierId);
   return execute(
     caller.context,
@@ -47,16 +82,24 @@ export async function deleteMetier(caller: MetierCaller, input: { metierId: stri
     { type: 'DeleteMetier', data: { metierId: input.metierId, usedByInstallations, deletedAt: caller.now.toISOString() } },
     caller.actor,
     toMetierEvent,
+    metierBasis(input.metierId, version),
   );
 }
 
-export function reorderMetiers(caller: MetierCaller, input: { items: MetierReorderBody }): Promise<CommandResult<MetierEvent>> {
+/**
+ * A drag renumbers the list the user saw: every row that carries its version
+ * must still be at it, or the new order is refused (409) rather than undoing
+ * an edit or a reorder made meanwhile.
+ */
+export async function reorderMetiers(caller: MetierCaller, input: { items: MetierReorderBody }): Promise<CommandResult<MetierEvent>> {
+  const listed = new Map((await listMetiers(caller.db)).map((metier) => [metier.id, metier.version]));
   return execute(
     caller.context,
     metiersDecider,
     METIERS_STREAM_ID,
-    { type: 'ReorderMetiers', data: { items: input.items, reorderedAt: caller.now.toISOString() } },
+    { type: 'ReorderMetiers', data: { items: input.items.map(({ id, ordre }) => ({ id, ordre })), reorderedAt: caller.now.toISOString() } },
     caller.actor,
     toMetierEvent,
+    input.items.flatMap((item) => metierBasis(item.id, item.version ?? listed.get(item.id))),
   );
 }

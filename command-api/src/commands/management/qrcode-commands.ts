@@ -11,7 +11,7 @@ import {
 import type { RecordedEvent } from '@fsm/eventstore';
 import { findQrCode, type QrCodeFacts } from '@fsm/projections';
 import { qrCodeDecider } from '../../domain/qrcode/index.js';
-import { execute, type CommandResult } from '../execute.js';
+import { basisOf, execute, type CommandResult } from '../execute.js';
 import { requireInstallation, type ManagementCaller } from './client-scope.js';
 
 export const toQrCodeEvent = (recorded: RecordedEvent): QrCodeEvent => qrCodeEventSchema.parse({ type: recorded.type, data: recorded.data });
@@ -63,9 +63,16 @@ export async function requireQrCode(caller: Pick<ManagementCaller, 'db' | 'scope
   return code;
 }
 
-/** The installation must be live and in the caller's agencies; the decider refuses another agency's code. */
-export async function assignQrCode(caller: ManagementCaller, input: { qrCodeId: string; installationId: string }): Promise<CommandResult<QrCodeEvent>> {
-  await requireQrCode(caller, input.qrCodeId);
+/**
+ * The installation must be live and in the caller's agencies; the decider
+ * refuses another agency's code. `version`: the code's, as the modal listed it.
+ */
+export async function assignQrCode(
+  caller: ManagementCaller,
+  input: { qrCodeId: string; installationId: string; version?: number | undefined },
+): Promise<CommandResult<QrCodeEvent>> {
+  const code = await requireQrCode(caller, input.qrCodeId);
+  const basis = basisOf(code, input.version, qrCodeStreamId(input.qrCodeId));
   const installation = await requireInstallation(caller, input.installationId);
   return execute(
     caller.context,
@@ -77,11 +84,14 @@ export async function assignQrCode(caller: ManagementCaller, input: { qrCodeId: 
     },
     caller.actor,
     toQrCodeEvent,
+    basis,
   );
 }
 
-export async function unassignQrCode(caller: ManagementCaller, input: { qrCodeId: string }): Promise<CommandResult<QrCodeEvent>> {
-  await requireQrCode(caller, input.qrCodeId);
+/** With its version, a code that was moved to another installation meanwhile is not taken off that one. */
+export async function unassignQrCode(caller: ManagementCaller, input: { qrCodeId: string; version?: number | undefined }): Promise<CommandResult<QrCodeEvent>> {
+  const code = await requireQrCode(caller, input.qrCodeId);
+  const basis = basisOf(code, input.version, qrCodeStreamId(input.qrCodeId));
   return execute(
     caller.context,
     qrCodeDecider,
@@ -89,5 +99,6 @@ export async function unassignQrCode(caller: ManagementCaller, input: { qrCodeId
     { type: 'UnassignQrCode', data: { qrCodeId: input.qrCodeId, unassignedAt: caller.now.toISOString() } },
     caller.actor,
     toQrCodeEvent,
+    basis,
   );
 }

@@ -2,7 +2,7 @@ import { siteEventSchema, siteStreamId, type SiteBody, type SiteEvent } from '@f
 import type { RecordedEvent } from '@fsm/eventstore';
 import { hasOpenTickets } from '@fsm/projections';
 import { siteDecider } from '../../domain/site/index.js';
-import { execute, type CommandResult } from '../execute.js';
+import { basisOf, execute, type CommandResult } from '../execute.js';
 import { requireClient, requireSite, type ManagementCaller } from './client-scope.js';
 
 export const toSiteEvent = (recorded: RecordedEvent): SiteEvent => siteEventSchema.parse({ type: recorded.type, data: recorded.data });
@@ -20,9 +20,10 @@ export async function createSite(caller: ManagementCaller, input: { siteId: stri
   );
 }
 
-/** A site may move to another client, of an agency the caller may change too. */
-export async function updateSite(caller: ManagementCaller, input: { siteId: string; fields: SiteBody }): Promise<CommandResult<SiteEvent>> {
+/** A site may move to another client, of an agency the caller may change too. `version`: the one the edit was made on. */
+export async function updateSite(caller: ManagementCaller, input: { siteId: string; fields: SiteBody; version?: number | undefined }): Promise<CommandResult<SiteEvent>> {
   const current = await requireSite(caller, input.siteId);
+  const basis = basisOf(current, input.version, siteStreamId(input.siteId));
   if (input.fields.client_id !== current.client_id) await requireClient(caller, input.fields.client_id);
   return execute(
     caller.context,
@@ -31,11 +32,13 @@ export async function updateSite(caller: ManagementCaller, input: { siteId: stri
     { type: 'UpdateSite', data: { siteId: input.siteId, fields: input.fields, updatedAt: caller.now.toISOString() } },
     caller.actor,
     toSiteEvent,
+    basis,
   );
 }
 
-export async function deleteSite(caller: ManagementCaller, input: { siteId: string }): Promise<CommandResult<SiteEvent>> {
-  await requireSite(caller, input.siteId);
+export async function deleteSite(caller: ManagementCaller, input: { siteId: string; version?: number | undefined }): Promise<CommandResult<SiteEvent>> {
+  const current = await requireSite(caller, input.siteId);
+  const basis = basisOf(current, input.version, siteStreamId(input.siteId));
   const openTickets = await hasOpenTickets(caller.db, { siteId: input.siteId });
   return execute(
     caller.context,
@@ -44,5 +47,6 @@ export async function deleteSite(caller: ManagementCaller, input: { siteId: stri
     { type: 'DeleteSite', data: { siteId: input.siteId, hasOpenTickets: openTickets, deletedAt: caller.now.toISOString() } },
     caller.actor,
     toSiteEvent,
+    basis,
   );
 }

@@ -1,7 +1,7 @@
 import { ForbiddenError, MANAGEMENT_MESSAGES as M, ValidationError, userStreamId } from '@fsm/contracts';
 import { listAgences, type AgenceScope, type Queryable } from '@fsm/projections';
 import { userDecider } from '../../domain/user/index.js';
-import { execute, type Actor, type CommandContext } from '../execute.js';
+import { execute, type Actor, type CommandContext, type EditBasis } from '../execute.js';
 import { toUserEvent } from '../user-commands.js';
 
 export const OWN_AGENCE_ONLY = 'Vous ne pouvez agir que sur votre propre agence.';
@@ -14,13 +14,15 @@ export const OWN_AGENCE_ONLY = 'Vous ne pouvez agir que sur votre propre agence.
 /**
  * Replaces the account's agencies (§4). Every id must be a live agency. A
  * caller limited to some agencies (not admin_plus) changes only those: the
- * assignments to other agencies, which it cannot see, are kept as they were.
+ * assignments to other agencies, which it cannot see, are kept as they were:
+ * `current` is the account at `basis`'s version, and the save lands on that
+ * version or not at all (else a concurrent change of those would be undone).
  */
 export async function setTelesurvAgences(
   context: CommandContext,
   db: Queryable,
   actor: Actor,
-  input: { userId: string; agences: readonly string[]; current: readonly string[]; scope: AgenceScope; at: Date },
+  input: { userId: string; agences: readonly string[]; current: readonly string[]; scope: AgenceScope; at: Date; basis: EditBasis },
 ) {
   const live = new Set((await listAgences(db, 'all')).map((agence) => agence.id));
   if (input.agences.some((id) => !live.has(id))) throw new ValidationError(M.telesurvAgenceInvalid);
@@ -37,5 +39,6 @@ export async function setTelesurvAgences(
     { type: 'SetTelesurvAgences', data: { userId: input.userId, agences, updatedAt: input.at.toISOString() } },
     actor,
     toUserEvent,
+    input.basis,
   );
 }

@@ -8,19 +8,24 @@ import {
   agenceHorairesBodySchema,
   agenceHorairesResponseSchema,
   agenceSchema,
+  agenceStreamId,
   agencesResponseSchema,
   hasAnyPermission,
   hasPermission,
+  ifMatchHeadersSchema,
   managementIdParamsSchema,
   managementResultResponseSchema,
+  withEditVersion,
   type Agence,
 } from '@fsm/contracts';
 import { findAgence, findAgenceHoraires, listAgences, type AgenceRow } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
 import { ACCESS_DENIED, inScope, principalOf, scopeOf, type Principal } from '../../auth/principal.js';
 import { commandContext } from '../../commands/command-context.js';
+import { basisOf } from '../../commands/execute.js';
 import { createAgence, deleteAgence, setAgenceHoraires, updateAgence } from '../../commands/management/agence-commands.js';
 import { actorOf } from '../actor.js';
+import { editVersionOf, sendVersion } from '../edit-version.js';
 
 /** management.md §8, verbatim: the agencies screen shows it on a 403. */
 export const AGENCE_SAVE_FORBIDDEN = "Accès refusé: vous n'avez pas la permission de créer/modifier/supprimer une agence.";
@@ -37,6 +42,9 @@ export const AGENCE_SAVE_FORBIDDEN = "Accès refusé: vous n'avez pas la permiss
  */
 
 const guard = (check: (principal: Principal) => void) => async (request: FastifyRequest) => check(principalOf(request));
+
+/** PUT /api/agences/{id} may say which version of the agency it was made on. */
+const agenceEditBodySchema = withEditVersion(agenceBodySchema);
 
 function canReadAgences(principal: Principal): boolean {
   return principal.role === 'telesurveillance' || hasAnyPermission(principal, ['agences.view', 'templates.view', 'templates.manage']);
@@ -63,6 +71,7 @@ const toAgence = (row: AgenceRow): Agence => ({
   ville: row.ville,
   telephone: row.telephone,
   id_template: row.id_template,
+  version: row.version,
 });
 
 /** A live agency of the caller's scope; unknown and out-of-scope alike are 404, so ids outside one's agency tell nothing. */
@@ -82,34 +91,49 @@ export async function agenceRoutes(secured: FastifyInstance, deps: AppDeps): Pro
 
   app.post('/api/agences', { preValidation: createGuard, schema: { body: agenceBodySchema, response: { 201: agenceSchema } } }, async (request, reply) => {
     const agenceId = deps.newId();
-    await createAgence(context, deps.pool, actorOf(request), { agenceId, fields: request.body, at: deps.clock() });
+    const result = await createAgence(context, deps.pool, actorOf(request), { agenceId, fields: request.body, at: deps.clock() });
     const { id_template, ...fields } = request.body;
-    return reply.status(201).send({ id: agenceId, ...fields, id_template: id_template ?? null });
+    sendVersion(reply, result.revision);
+    return reply.status(201).send({ id: agenceId, ...fields, id_template: id_template ?? null, version: result.revision });
   });
 
   app.put(
     '/api/agences/:id',
-    { preValidation: updateGuard, schema: { params: managementIdParamsSchema, body: agenceBodySchema, response: { 200: agenceSchema } } },
-    async (request) => {
+    {
+      preValidation: updateGuard,
+      schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, body: agenceEditBodySchema, response: { 200: agenceSchema } },
+    },
+    async (request, reply) => {
       const principal = principalOf(request);
       const current = await agenceInScope(deps, principal, request.params.id);
-      const { id_template, ...fields } = request.body;
+      const { version, ...body } = request.body;
+      // The template builder's check below and the template check compare with this row: the save lands on it or not at all.
+      const basis = basisOf(current, editVersionOf(request, version), agenceStreamId(current.id));
+      const { id_template, ...fields } = body;
       if (!hasPermission(principal, 'agences.edit')) {
         // The template builder's save: the whole agency comes back, only its template may differ.
         const unchanged = (Object.keys(fields) as (keyof typeof fields)[]).every((key) => fields[key] === current[key]);
         if (!unchanged) throw new ForbiddenError(AGENCE_SAVE_FORBIDDEN);
       }
-      await updateAgence(context, deps.pool, actorOf(request), { agenceId: current.id, fields: request.body, currentTemplateId: current.id_template, at: deps.clock() });
-      return { id: current.id, ...fields, id_template: id_template === undefined ? current.id_template : id_template };
+      const result = await updateAgence(context, deps.pool, actorOf(request), {
+        agenceId: current.id,
+        fields: body,
+        currentTemplateId: current.id_template,
+        at: deps.clock(),
+        basis,
+      });
+      sendVersion(reply, result.revision);
+      return { id: current.id, ...fields, id_template: id_template === undefined ? current.id_template : id_template, version: result.revision };
     },
   );
 
   app.delete(
     '/api/agences/:id',
-    { preValidation: editGuard, schema: { params: managementIdParamsSchema, response: { 200: managementResultResponseSchema } } },
+    { preValidation: editGuard, schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, response: { 200: managementResultResponseSchema } } },
     async (request) => {
       const current = await agenceInScope(deps, principalOf(request), request.params.id);
-      await deleteAgence(context, deps.pool, actorOf(request), { agenceId: current.id, at: deps.clock() });
+      const basis = basisOf(current, editVersionOf(request), agenceStreamId(current.id));
+      await deleteAgence(context, deps.pool, actorOf(request), { agenceId: current.id, at: deps.clock(), basis });
       return { success: true };
     },
   );
@@ -117,20 +141,27 @@ export async function agenceRoutes(secured: FastifyInstance, deps: AppDeps): Pro
   app.get(
     '/api/agences/:id/horaires',
     { preValidation: readGuard, schema: { params: managementIdParamsSchema, response: { 200: agenceHorairesResponseSchema } } },
-    async (request) => {
+    async (request, reply) => {
       const current = await agenceInScope(deps, principalOf(request), request.params.id);
       const horaires = await findAgenceHoraires(deps.pool, current.id);
       if (!horaires) throw new NotFoundError(M.agenceNotFound);
+      // The answer is a list: its version (the agency's) travels as the ETag, for If-Match on the save.
+      sendVersion(reply, current.version);
       return horaires;
     },
   );
 
   app.put(
     '/api/agences/:id/horaires',
-    { preValidation: editGuard, schema: { params: managementIdParamsSchema, body: agenceHorairesBodySchema, response: { 200: agenceHorairesResponseSchema } } },
-    async (request) => {
+    {
+      preValidation: editGuard,
+      schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, body: agenceHorairesBodySchema, response: { 200: agenceHorairesResponseSchema } },
+    },
+    async (request, reply) => {
       const current = await agenceInScope(deps, principalOf(request), request.params.id);
-      await setAgenceHoraires(context, actorOf(request), { agenceId: current.id, horaires: request.body, at: deps.clock() });
+      const basis = basisOf(current, editVersionOf(request), agenceStreamId(current.id));
+      const result = await setAgenceHoraires(context, actorOf(request), { agenceId: current.id, horaires: request.body, at: deps.clock(), basis });
+      sendVersion(reply, result.revision);
       // The body, once parsed, is the whole week as stored: five days in order, left-out days closed.
       return request.body;
     },

@@ -8,8 +8,10 @@ import {
   clientBodySchema,
   clientSchema,
   clientsResponseSchema,
+  ifMatchHeadersSchema,
   managementIdParamsSchema,
   sitesWithInstallationsResponseSchema,
+  withEditVersion,
   type Client,
   type ClientEvent,
 } from '@fsm/contracts';
@@ -18,6 +20,7 @@ import type { AppDeps } from '../../app-deps.js';
 import { inScope } from '../../auth/principal.js';
 import type { CommandResult } from '../../commands/execute.js';
 import { createClient, deleteClient, updateClient } from '../../commands/management/client-commands.js';
+import { editVersionOf, sendVersion } from '../edit-version.js';
 import { DELETED, editorOf, readScope } from './client-access.js';
 
 const PAGE_SIZE_MAX = 100;
@@ -48,6 +51,7 @@ export const clientPageSchema = z.object({ items: clientsResponseSchema, total: 
 
 /** Non admin_plus users may leave out the agency: theirs is used (§5). */
 const clientWriteBodySchema = clientBodySchema.partial({ agence_id: true });
+const clientEditBodySchema = withEditVersion(clientWriteBodySchema);
 
 const DeletedResponse = z.object({ success: z.literal(true) });
 
@@ -58,7 +62,8 @@ async function clientAnswer(deps: AppDeps, clientId: string, result: CommandResu
   const last = result.events.at(-1);
   if (!last || last.type === 'ClientDeleted') throw new NotFoundError(M.clientNotFound);
   const { nom, adresse, ville, code_postal, agenceId } = last.data;
-  return { id: clientId, nom, adresse, ville, code_postal, agence_id: agenceId, agence_nom: (await findAgence(deps.pool, agenceId))?.nom ?? null };
+  const agence_nom = (await findAgence(deps.pool, agenceId))?.nom ?? null;
+  return { id: clientId, nom, adresse, ville, code_postal, agence_id: agenceId, agence_nom, version: result.revision };
 }
 
 export async function clientRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
@@ -103,21 +108,24 @@ export async function clientRoutes(app: FastifyInstance, deps: AppDeps): Promise
     const caller = editorOf(request, deps);
     const clientId = deps.newId();
     const result = await createClient(caller, { clientId, fields: request.body });
+    sendVersion(reply, result.revision);
     return reply.status(201).send(await clientAnswer(deps, clientId, result));
   });
 
   api.put(
     '/api/clients/:id',
-    { schema: { params: managementIdParamsSchema, body: clientWriteBodySchema, response: { 200: clientSchema } } },
-    async (request) => {
+    { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, body: clientEditBodySchema, response: { 200: clientSchema } } },
+    async (request, reply) => {
       const caller = editorOf(request, deps);
-      const result = await updateClient(caller, { clientId: request.params.id, fields: request.body });
+      const { version, ...fields } = request.body;
+      const result = await updateClient(caller, { clientId: request.params.id, fields, version: editVersionOf(request, version) });
+      sendVersion(reply, result.revision);
       return clientAnswer(deps, request.params.id, result);
     },
   );
 
-  api.delete('/api/clients/:id', { schema: { params: managementIdParamsSchema, response: { 200: DeletedResponse } } }, async (request) => {
-    await deleteClient(editorOf(request, deps), { clientId: request.params.id });
+  api.delete('/api/clients/:id', { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, response: { 200: DeletedResponse } } }, async (request) => {
+    await deleteClient(editorOf(request, deps), { clientId: request.params.id, version: editVersionOf(request) });
     return DELETED;
   });
 }

@@ -4,9 +4,11 @@ import { z } from 'zod';
 import {
   MANAGEMENT_MESSAGES as M,
   NotFoundError,
+  ifMatchHeadersSchema,
   installationBodySchema,
   installationSchema,
   managementIdParamsSchema,
+  withEditVersion,
   type Installation,
   type InstallationEvent,
 } from '@fsm/contracts';
@@ -14,21 +16,23 @@ import { findInstallation, findMetier } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
 import type { CommandResult } from '../../commands/execute.js';
 import { createInstallation, deleteInstallation, updateInstallation } from '../../commands/management/installation-commands.js';
+import { editVersionOf, sendVersion } from '../edit-version.js';
 import { DELETED, editorOf } from './client-access.js';
 
 const DeletedResponse = z.object({ success: z.literal(true) });
+const installationEditBodySchema = withEditVersion(installationBodySchema);
 
 async function installationAnswer(deps: AppDeps, installationId: string, result: CommandResult<InstallationEvent>): Promise<Installation> {
   const row = await findInstallation(deps.pool, installationId);
   if (row) {
-    const { id, nom, id_metier, metier_nom, description, delai, astreinte, site_id } = row;
-    return { id, nom, id_metier, metier_nom, description, delai, astreinte, site_id };
+    const { id, nom, id_metier, metier_nom, description, delai, astreinte, site_id, version } = row;
+    return { id, nom, id_metier, metier_nom, description, delai, astreinte, site_id, version };
   }
   const last = result.events.at(-1);
   if (!last || last.type === 'InstallationDeleted') throw new NotFoundError(M.installationNotFound);
   const { nom, metierId, description, delai, astreinte, siteId } = last.data;
   const metier = await findMetier(deps.pool, metierId);
-  return { id: installationId, nom, id_metier: metierId, metier_nom: metier?.nom ?? null, description, delai, astreinte, site_id: siteId };
+  return { id: installationId, nom, id_metier: metierId, metier_nom: metier?.nom ?? null, description, delai, astreinte, site_id: siteId, version: result.revision };
 }
 
 /** The lists of installations are served with their site: GET /api/sites/{id}/installations and GET /api/clients/{id}/sites. */
@@ -38,20 +42,28 @@ export async function installationRoutes(app: FastifyInstance, deps: AppDeps): P
   api.post('/api/installations', { schema: { body: installationBodySchema, response: { 201: installationSchema } } }, async (request, reply) => {
     const installationId = deps.newId();
     const result = await createInstallation(editorOf(request, deps), { installationId, fields: request.body });
+    sendVersion(reply, result.revision);
     return reply.status(201).send(await installationAnswer(deps, installationId, result));
   });
 
   api.put(
     '/api/installations/:id',
-    { schema: { params: managementIdParamsSchema, body: installationBodySchema, response: { 200: installationSchema } } },
-    async (request) => {
-      const result = await updateInstallation(editorOf(request, deps), { installationId: request.params.id, fields: request.body });
+    { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, body: installationEditBodySchema, response: { 200: installationSchema } } },
+    async (request, reply) => {
+      const caller = editorOf(request, deps);
+      const { version, ...fields } = request.body;
+      const result = await updateInstallation(caller, { installationId: request.params.id, fields, version: editVersionOf(request, version) });
+      sendVersion(reply, result.revision);
       return installationAnswer(deps, request.params.id, result);
     },
   );
 
-  api.delete('/api/installations/:id', { schema: { params: managementIdParamsSchema, response: { 200: DeletedResponse } } }, async (request) => {
-    await deleteInstallation(editorOf(request, deps), { installationId: request.params.id });
-    return DELETED;
-  });
+  api.delete(
+    '/api/installations/:id',
+    { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, response: { 200: DeletedResponse } } },
+    async (request) => {
+      await deleteInstallation(editorOf(request, deps), { installationId: request.params.id, version: editVersionOf(request) });
+      return DELETED;
+    },
+  );
 }

@@ -4,11 +4,13 @@ import { z } from 'zod';
 import {
   MANAGEMENT_MESSAGES as M,
   NotFoundError,
+  ifMatchHeadersSchema,
   interlocuteurBodySchema,
   interlocuteurSchema,
   interlocuteursResponseSchema,
   managementIdParamsSchema,
   toInterlocuteurAffectations,
+  withEditVersion,
   type Interlocuteur,
   type InterlocuteurEvent,
 } from '@fsm/contracts';
@@ -25,9 +27,11 @@ import {
 import type { AppDeps } from '../../app-deps.js';
 import type { CommandResult } from '../../commands/execute.js';
 import { createInterlocuteur, deleteInterlocuteur, updateInterlocuteur } from '../../commands/management/interlocuteur-commands.js';
+import { editVersionOf, sendVersion } from '../edit-version.js';
 import { DELETED, editorOf, readScope } from './client-access.js';
 
 const DeletedResponse = z.object({ success: z.literal(true) });
+const interlocuteurEditBodySchema = withEditVersion(interlocuteurBodySchema);
 
 async function interlocuteurAnswer(deps: AppDeps, interlocuteurId: string, result: CommandResult<InterlocuteurEvent>): Promise<Interlocuteur> {
   const row = await findInterlocuteur(deps.pool, interlocuteurId);
@@ -49,6 +53,7 @@ async function interlocuteurAnswer(deps: AppDeps, interlocuteurId: string, resul
     affectations: toInterlocuteurAffectations(siteIds, installationIds),
     nb_sites: siteIds.length,
     nb_installations: installationIds.length,
+    version: result.revision,
   };
 }
 
@@ -89,20 +94,28 @@ export async function interlocuteurRoutes(app: FastifyInstance, deps: AppDeps): 
   api.post('/api/interlocuteurs', { schema: { body: interlocuteurBodySchema, response: { 201: interlocuteurSchema } } }, async (request, reply) => {
     const interlocuteurId = deps.newId();
     const result = await createInterlocuteur(editorOf(request, deps), { interlocuteurId, fields: request.body });
+    sendVersion(reply, result.revision);
     return reply.status(201).send(await interlocuteurAnswer(deps, interlocuteurId, result));
   });
 
   api.put(
     '/api/interlocuteurs/:id',
-    { schema: { params: managementIdParamsSchema, body: interlocuteurBodySchema, response: { 200: interlocuteurSchema } } },
-    async (request) => {
-      const result = await updateInterlocuteur(editorOf(request, deps), { interlocuteurId: request.params.id, fields: request.body });
+    { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, body: interlocuteurEditBodySchema, response: { 200: interlocuteurSchema } } },
+    async (request, reply) => {
+      const caller = editorOf(request, deps);
+      const { version, ...fields } = request.body;
+      const result = await updateInterlocuteur(caller, { interlocuteurId: request.params.id, fields, version: editVersionOf(request, version) });
+      sendVersion(reply, result.revision);
       return interlocuteurAnswer(deps, request.params.id, result);
     },
   );
 
-  api.delete('/api/interlocuteurs/:id', { schema: { params: managementIdParamsSchema, response: { 200: DeletedResponse } } }, async (request) => {
-    await deleteInterlocuteur(editorOf(request, deps), { interlocuteurId: request.params.id });
-    return DELETED;
-  });
+  api.delete(
+    '/api/interlocuteurs/:id',
+    { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, response: { 200: DeletedResponse } } },
+    async (request) => {
+      await deleteInterlocuteur(editorOf(request, deps), { interlocuteurId: request.params.id, version: editVersionOf(request) });
+      return DELETED;
+    },
+  );
 }

@@ -4,11 +4,13 @@ import { z } from 'zod';
 import {
   MANAGEMENT_MESSAGES as M,
   NotFoundError,
+  ifMatchHeadersSchema,
   managementIdParamsSchema,
   metierBodySchema,
   metierReorderBodySchema,
   metierSchema,
   metiersResponseSchema,
+  withEditVersion,
   type Metier,
   type MetierEvent,
 } from '@fsm/contracts';
@@ -19,9 +21,11 @@ import { commandContext } from '../../commands/command-context.js';
 import type { CommandResult } from '../../commands/execute.js';
 import { createMetier, deleteMetier, reorderMetiers, updateMetier, type MetierCaller } from '../../commands/management/metier-commands.js';
 import { actorOf } from '../actor.js';
+import { editVersionOf, sendVersion } from '../edit-version.js';
 import { DELETED, requireStaffPermission } from './client-access.js';
 
 const DeletedResponse = z.object({ success: z.literal(true) });
+const metierEditBodySchema = withEditVersion(metierBodySchema);
 
 /** metier.edit: add, edit, delete and reorder trades, and toggle HO_stats (§6). */
 function metierEditorOf(request: FastifyRequest, deps: AppDeps): MetierCaller {
@@ -35,7 +39,7 @@ async function metierAnswer(deps: AppDeps, metierId: string, result: CommandResu
   const last = result.events.at(-1);
   if (last?.type !== 'MetierCreated' && last?.type !== 'MetierUpdated') throw new NotFoundError(M.metierNotFound);
   const { nom, ordre, delai_inter, HO_stats } = last.data;
-  return { id: metierId, nom, ordre, delai_inter, HO_stats };
+  return { id: metierId, nom, ordre, delai_inter, HO_stats, version: result.revision };
 }
 
 export async function metierRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
@@ -50,10 +54,12 @@ export async function metierRoutes(app: FastifyInstance, deps: AppDeps): Promise
   api.post('/api/metiers', { schema: { body: metierBodySchema, response: { 201: metierSchema } } }, async (request, reply) => {
     const metierId = deps.newId();
     const result = await createMetier(metierEditorOf(request, deps), { metierId, fields: request.body });
+    sendVersion(reply, result.revision);
     return reply.status(201).send(await metierAnswer(deps, metierId, result));
   });
 
   // Static, so it is matched before /api/metiers/:id whatever the registration order. Answers the reordered list.
+  // Each item may carry the version of its trade as listed (a list has no single If-Match).
   api.put('/api/metiers/reorder', { schema: { body: metierReorderBodySchema, response: { 200: metiersResponseSchema } } }, async (request) => {
     await reorderMetiers(metierEditorOf(request, deps), { items: request.body });
     return listMetiers(deps.pool);
@@ -61,15 +67,20 @@ export async function metierRoutes(app: FastifyInstance, deps: AppDeps): Promise
 
   api.put(
     '/api/metiers/:id',
-    { schema: { params: managementIdParamsSchema, body: metierBodySchema, response: { 200: metierSchema } } },
-    async (request) => {
-      const result = await updateMetier(metierEditorOf(request, deps), { metierId: request.params.id, fields: request.body });
-      return metierAnswer(deps, request.params.id, result);
+    { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, body: metierEditBodySchema, response: { 200: metierSchema } } },
+    async (request, reply) => {
+      const caller = metierEditorOf(request, deps);
+      const { version, ...fields } = request.body;
+      const result = await updateMetier(caller, { metierId: request.params.id, fields, version: editVersionOf(request, version) });
+      // The trade's version, not the catalogue's revision (they differ when the save changed nothing).
+      const answer = await metierAnswer(deps, request.params.id, result);
+      if (answer.version !== undefined) sendVersion(reply, answer.version);
+      return answer;
     },
   );
 
-  api.delete('/api/metiers/:id', { schema: { params: managementIdParamsSchema, response: { 200: DeletedResponse } } }, async (request) => {
-    await deleteMetier(metierEditorOf(request, deps), { metierId: request.params.id });
+  api.delete('/api/metiers/:id', { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, response: { 200: DeletedResponse } } }, async (request) => {
+    await deleteMetier(metierEditorOf(request, deps), { metierId: request.params.id, version: editVersionOf(request) });
     return DELETED;
   });
 }

@@ -7,6 +7,7 @@ import {
   MANAGEMENT_MESSAGES as M,
   NotFoundError,
   agenceIdSchema,
+  ifMatchHeadersSchema,
   managementIdParamsSchema,
   qrCodeAssignBodySchema,
   qrCodeBatchBodySchema,
@@ -17,12 +18,14 @@ import {
   qrCodesCsvFileName,
   resolveScopedAgenceId,
   toQrCodesCsv,
+  withEditVersion,
 } from '@fsm/contracts';
 import { countUnusedQrCodes, findAgence, findInstallation, findQrCode, listQrCodesByInstallation, listQrCodesForExport, listUnusedQrCodes } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
 import type { Principal } from '../../auth/principal.js';
 import { requireInstallation } from '../../commands/management/client-scope.js';
 import { assignQrCode, generateQrCodes, requireQrCode, unassignQrCode } from '../../commands/management/qrcode-commands.js';
+import { editVersionOf, sendVersion } from '../edit-version.js';
 import { callerOf, readScope, requireStaffPermission } from './client-access.js';
 
 /*
@@ -43,6 +46,7 @@ const AgenceQuery = z.object({ agence_id: agenceIdSchema.optional() });
 /** `installation_id` (ours): generate the batch straight onto one installation (the installation's QR modal). */
 const BatchBody = qrCodeBatchBodySchema.extend({ agence_id: agenceIdSchema.optional(), installation_id: z.guid({ error: 'Installation invalide.' }).optional() });
 const QrCodeWithInstallation = qrCodeSchema.extend({ installation_id: z.guid().nullable() });
+const AssignBody = withEditVersion(qrCodeAssignBodySchema);
 const UnusedResponse = z.object({ items: z.array(qrCodeSchema) });
 
 /** yyyy-MM-dd in Paris, for the export's file name. */
@@ -107,23 +111,26 @@ export async function qrCodeRoutes(app: FastifyInstance, deps: AppDeps): Promise
 
   api.post(
     '/api/qrcodes/:id/assign',
-    { schema: { params: managementIdParamsSchema, body: qrCodeAssignBodySchema, response: { 200: QrCodeWithInstallation } } },
-    async (request) => {
+    { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, body: AssignBody, response: { 200: QrCodeWithInstallation } } },
+    async (request, reply) => {
       const caller = callerOf(request, deps, requireStaffPermission(request, 'clients.edit'));
-      await assignQrCode(caller, { qrCodeId: request.params.id, installationId: request.body.installation_id });
-      const { id, url, qr_key, installation_id } = await requireQrCode(caller, request.params.id);
-      return { id, url, qr_key, installation_id };
+      const version = editVersionOf(request, request.body.version);
+      const result = await assignQrCode(caller, { qrCodeId: request.params.id, installationId: request.body.installation_id, version });
+      sendVersion(reply, result.revision);
+      const code = await requireQrCode(caller, request.params.id);
+      return { id: code.id, url: code.url, qr_key: code.qr_key, installation_id: code.installation_id, version: code.version };
     },
   );
 
   api.delete(
     '/api/qrcodes/:id/assign',
-    { schema: { params: managementIdParamsSchema, response: { 200: QrCodeWithInstallation } } },
-    async (request) => {
+    { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, response: { 200: QrCodeWithInstallation } } },
+    async (request, reply) => {
       const caller = callerOf(request, deps, requireStaffPermission(request, 'clients.edit'));
-      await unassignQrCode(caller, { qrCodeId: request.params.id });
-      const { id, url, qr_key, installation_id } = await requireQrCode(caller, request.params.id);
-      return { id, url, qr_key, installation_id };
+      const result = await unassignQrCode(caller, { qrCodeId: request.params.id, version: editVersionOf(request) });
+      sendVersion(reply, result.revision);
+      const code = await requireQrCode(caller, request.params.id);
+      return { id: code.id, url: code.url, qr_key: code.qr_key, installation_id: code.installation_id, version: code.version };
     },
   );
 

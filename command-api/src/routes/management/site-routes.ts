@@ -4,11 +4,13 @@ import { z } from 'zod';
 import {
   MANAGEMENT_MESSAGES as M,
   NotFoundError,
+  ifMatchHeadersSchema,
   installationsResponseSchema,
   managementIdParamsSchema,
   siteBodySchema,
   siteSchema,
   sitesResponseSchema,
+  withEditVersion,
   type Site,
   type SiteEvent,
 } from '@fsm/contracts';
@@ -16,20 +18,22 @@ import { findClient, findSite, listInstallationsBySite, listSitesByClient } from
 import type { AppDeps } from '../../app-deps.js';
 import type { CommandResult } from '../../commands/execute.js';
 import { createSite, deleteSite, updateSite } from '../../commands/management/site-commands.js';
+import { editVersionOf, sendVersion } from '../edit-version.js';
 import { DELETED, editorOf, readScope } from './client-access.js';
 
 const DeletedResponse = z.object({ success: z.literal(true) });
+const siteEditBodySchema = withEditVersion(siteBodySchema);
 
 async function siteAnswer(deps: AppDeps, siteId: string, result: CommandResult<SiteEvent>): Promise<Site> {
   const row = await findSite(deps.pool, siteId);
   if (row) {
-    const { id, nom, adresse, ville, code_postal, client_id } = row;
-    return { id, nom, adresse, ville, code_postal, client_id };
+    const { id, nom, adresse, ville, code_postal, client_id, version } = row;
+    return { id, nom, adresse, ville, code_postal, client_id, version };
   }
   const last = result.events.at(-1);
   if (!last || last.type === 'SiteDeleted') throw new NotFoundError(M.siteNotFound);
   const { nom, adresse, ville, code_postal, clientId } = last.data;
-  return { id: siteId, nom, adresse, ville, code_postal, client_id: clientId };
+  return { id: siteId, nom, adresse, ville, code_postal, client_id: clientId, version: result.revision };
 }
 
 export async function siteRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
@@ -60,20 +64,24 @@ export async function siteRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   api.post('/api/sites', { schema: { body: siteBodySchema, response: { 201: siteSchema } } }, async (request, reply) => {
     const siteId = deps.newId();
     const result = await createSite(editorOf(request, deps), { siteId, fields: request.body });
+    sendVersion(reply, result.revision);
     return reply.status(201).send(await siteAnswer(deps, siteId, result));
   });
 
   api.put(
     '/api/sites/:id',
-    { schema: { params: managementIdParamsSchema, body: siteBodySchema, response: { 200: siteSchema } } },
-    async (request) => {
-      const result = await updateSite(editorOf(request, deps), { siteId: request.params.id, fields: request.body });
+    { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, body: siteEditBodySchema, response: { 200: siteSchema } } },
+    async (request, reply) => {
+      const caller = editorOf(request, deps);
+      const { version, ...fields } = request.body;
+      const result = await updateSite(caller, { siteId: request.params.id, fields, version: editVersionOf(request, version) });
+      sendVersion(reply, result.revision);
       return siteAnswer(deps, request.params.id, result);
     },
   );
 
-  api.delete('/api/sites/:id', { schema: { params: managementIdParamsSchema, response: { 200: DeletedResponse } } }, async (request) => {
-    await deleteSite(editorOf(request, deps), { siteId: request.params.id });
+  api.delete('/api/sites/:id', { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, response: { 200: DeletedResponse } } }, async (request) => {
+    await deleteSite(editorOf(request, deps), { siteId: request.params.id, version: editVersionOf(request) });
     return DELETED;
   });
 }

@@ -7,6 +7,7 @@ import {
   NotFoundError,
   agenceOptionSchema,
   hasPermission,
+  ifMatchHeadersSchema,
   managementIdParamsSchema,
   managementResultResponseSchema,
   telesurvAccountsResponseSchema,
@@ -14,14 +15,18 @@ import {
   telesurvAgencesBodySchema,
   telesurvCreateBodySchema,
   telesurvUpdateBodySchema,
+  userStreamId,
+  withEditVersion,
 } from '@fsm/contracts';
-import { findUserById, listAgences, listTelesurvAccounts, type UserRow } from '@fsm/projections';
+import { findUserById, listAgences, listTelesurvAccounts, type AgenceScope, type UserRow } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
-import { ACCESS_DENIED, principalOf, scopeOf, type Principal } from '../../auth/principal.js';
+import { ACCESS_DENIED, inScope, principalOf, scopeOf, type Principal } from '../../auth/principal.js';
 import { commandContext } from '../../commands/command-context.js';
+import { basisOf } from '../../commands/execute.js';
 import { setTelesurvAgences } from '../../commands/management/telesurv-commands.js';
 import { createTelesurvAccount, deleteTelesurvAccount, updateTelesurvAccount } from '../../commands/user-commands.js';
 import { actorOf } from '../actor.js';
+import { editVersionOf, sendVersion } from '../edit-version.js';
 import { failureCarriesSuccessFalse } from './user-routes.js';
 
 /*
@@ -41,11 +46,37 @@ const selfGuard = guard((principal) => {
 });
 
 const createdResponseSchema = z.object({ success: z.literal(true), id: z.guid() });
+const updateBodySchema = withEditVersion(telesurvUpdateBodySchema);
+const agencesBodySchema = withEditVersion(telesurvAgencesBodySchema);
 
 async function telesurvAccount(deps: AppDeps, id: string): Promise<UserRow> {
   const row = await findUserById(deps.pool, id);
   if (!row || row.role !== 'telesurveillance') throw new NotFoundError(M.telesurvNotFound);
   return row;
+}
+
+/**
+ * An account also assigned to agencies outside the caller's scope is theirs
+ * too: outside admin_plus, neither its password (a reset would let the caller
+ * sign in as it and act in those agencies) nor its existence is the caller's
+ * to change. Assignments to deleted agencies do not count: nothing is left to act on.
+ * The list answers it per account (partage_hors_perimetre) so the screen does
+ * not offer what the PUT and DELETE below refuse: one rule for both.
+ */
+function sharedOutsideScope(scope: AgenceScope, liveAgenceIds: ReadonlySet<string>, account: Pick<UserRow, 'telesurv_agence_ids'>): boolean {
+  if (scope === 'all') return false;
+  return account.telesurv_agence_ids.some((id) => liveAgenceIds.has(id) && !scope.includes(id));
+}
+
+async function liveAgenceIds(deps: AppDeps): Promise<Set<string>> {
+  return new Set((await listAgences(deps.pool, 'all')).map((agence) => agence.id));
+}
+
+async function requireNotSharedOutsideScope(deps: AppDeps, principal: Principal, account: UserRow): Promise<void> {
+  const scope = scopeOf(principal);
+  // admin_plus is never refused: spare it the agencies query.
+  if (scope === 'all') return;
+  if (sharedOutsideScope(scope, await liveAgenceIds(deps), account)) throw new ForbiddenError(M.telesurvSharedOutsideScope);
 }
 
 export async function telesurvRoutes(secured: FastifyInstance, deps: AppDeps): Promise<void> {
@@ -54,7 +85,9 @@ export async function telesurvRoutes(secured: FastifyInstance, deps: AppDeps): P
   const withResult = { onSend: failureCarriesSuccessFalse };
 
   app.get('/api/telesurv', { preValidation: editGuard, schema: { response: { 200: telesurvAccountsResponseSchema } } }, async (request) => {
-    const visible = new Set((await listAgences(deps.pool, scopeOf(principalOf(request)))).map((agence) => agence.id));
+    const scope = scopeOf(principalOf(request));
+    const live = await liveAgenceIds(deps);
+    const visible = new Set([...live].filter((id) => inScope(scope, id)));
     return (await listTelesurvAccounts(deps.pool)).map((row) => ({
       id: row.id,
       nom: row.nom,
@@ -62,6 +95,8 @@ export async function telesurvRoutes(secured: FastifyInstance, deps: AppDeps): P
       telephone: row.telephone,
       // Deleted agencies, and those the caller cannot see, do not count.
       agences_count: row.telesurv_agence_ids.filter((id) => visible.has(id)).length,
+      version: row.version,
+      partage_hors_perimetre: sharedOutsideScope(scope, live, row),
     }));
   });
 
@@ -83,21 +118,30 @@ export async function telesurvRoutes(secured: FastifyInstance, deps: AppDeps): P
 
   app.put(
     '/api/telesurv/:id',
-    { preValidation: editGuard, ...withResult, schema: { params: managementIdParamsSchema, body: telesurvUpdateBodySchema, response: { 200: managementResultResponseSchema } } },
-    async (request) => {
+    {
+      preValidation: editGuard,
+      ...withResult,
+      schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, body: updateBodySchema, response: { 200: managementResultResponseSchema } },
+    },
+    async (request, reply) => {
       const account = await telesurvAccount(deps, request.params.id);
-      const { motdepasse, ...fields } = request.body;
-      await updateTelesurvAccount(context, deps.pool, actorOf(request), { userId: account.id, fields, password: motdepasse, at: deps.clock() });
+      const { motdepasse, version, ...fields } = request.body;
+      if (motdepasse !== undefined) await requireNotSharedOutsideScope(deps, principalOf(request), account);
+      const basis = basisOf(account, editVersionOf(request, version), userStreamId(account.id));
+      const result = await updateTelesurvAccount(context, deps.pool, actorOf(request), { userId: account.id, fields, password: motdepasse, at: deps.clock(), basis });
+      sendVersion(reply, result.revision);
       return { success: true };
     },
   );
 
   app.delete(
     '/api/telesurv/:id',
-    { preValidation: editGuard, ...withResult, schema: { params: managementIdParamsSchema, response: { 200: managementResultResponseSchema } } },
+    { preValidation: editGuard, ...withResult, schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, response: { 200: managementResultResponseSchema } } },
     async (request) => {
       const account = await telesurvAccount(deps, request.params.id);
-      await deleteTelesurvAccount(context, deps.pool, actorOf(request), { userId: account.id, at: deps.clock() });
+      await requireNotSharedOutsideScope(deps, principalOf(request), account);
+      const basis = basisOf(account, editVersionOf(request), userStreamId(account.id));
+      await deleteTelesurvAccount(context, deps.pool, actorOf(request), { userId: account.id, at: deps.clock(), basis });
       return { success: true };
     },
   );
@@ -105,8 +149,10 @@ export async function telesurvRoutes(secured: FastifyInstance, deps: AppDeps): P
   app.get(
     '/api/telesurv/:id/agences',
     { preValidation: editGuard, schema: { params: managementIdParamsSchema, response: { 200: telesurvAgenceAssignmentsResponseSchema } } },
-    async (request) => {
+    async (request, reply) => {
       const account = await telesurvAccount(deps, request.params.id);
+      // A list: the account's version travels as the ETag, for If-Match on the save.
+      sendVersion(reply, account.version);
       const assigned = new Set(account.telesurv_agence_ids);
       return (await listAgences(deps.pool, scopeOf(principalOf(request)))).map(({ id, nom }) => ({ id, nom, assigned: assigned.has(id) }));
     },
@@ -117,18 +163,20 @@ export async function telesurvRoutes(secured: FastifyInstance, deps: AppDeps): P
     {
       preValidation: editGuard,
       ...withResult,
-      schema: { params: managementIdParamsSchema, body: telesurvAgencesBodySchema, response: { 200: managementResultResponseSchema } },
+      schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, body: agencesBodySchema, response: { 200: managementResultResponseSchema } },
     },
-    async (request) => {
+    async (request, reply) => {
       const principal = principalOf(request);
       const account = await telesurvAccount(deps, request.params.id);
-      await setTelesurvAgences(context, deps.pool, actorOf(request), {
+      const result = await setTelesurvAgences(context, deps.pool, actorOf(request), {
         userId: account.id,
         agences: request.body.agences,
         current: account.telesurv_agence_ids,
         scope: scopeOf(principal),
         at: deps.clock(),
+        basis: basisOf(account, editVersionOf(request, request.body.version), userStreamId(account.id)),
       });
+      sendVersion(reply, result.revision);
       return { success: true };
     },
   );

@@ -6,6 +6,7 @@ import {
   NotFoundError,
   hasAnyPermission,
   hasPermission,
+  ifMatchHeadersSchema,
   managementCreatedResponseSchema,
   managementIdParamsSchema,
   managementResultResponseSchema,
@@ -13,15 +14,19 @@ import {
   templateBodySchema,
   templatePreviewBodySchema,
   templateSchema,
+  templateStreamId,
   templatesResponseSchema,
+  withEditVersion,
 } from '@fsm/contracts';
 import { findTemplate, listTemplates } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
 import { ACCESS_DENIED, principalOf, type Principal } from '../../auth/principal.js';
 import { commandContext } from '../../commands/command-context.js';
+import { basisOf } from '../../commands/execute.js';
 import { createTemplate, deleteTemplate, sanitizedTemplateFields, updateTemplate } from '../../commands/management/template-commands.js';
 import { sanitizeTemplateHtml } from '../../commands/management/template-sanitizer.js';
 import { actorOf } from '../actor.js';
+import { editVersionOf, sendVersion } from '../edit-version.js';
 
 /*
  * Template builder (management.md §7). The spec's builder sends no token; we
@@ -39,6 +44,8 @@ const manageGuard = guard((principal) => {
   if (!hasPermission(principal, 'templates.manage')) throw new ForbiddenError(ACCESS_DENIED);
 });
 
+const templateEditBodySchema = withEditVersion(templateBodySchema);
+
 export async function templateRoutes(secured: FastifyInstance, deps: AppDeps): Promise<void> {
   const app = secured.withTypeProvider<ZodTypeProvider>();
   const context = commandContext(deps);
@@ -50,20 +57,28 @@ export async function templateRoutes(secured: FastifyInstance, deps: AppDeps): P
     { preValidation: manageGuard, schema: { body: templateBodySchema, response: { 201: managementCreatedResponseSchema } } },
     async (request, reply) => {
       const templateId = deps.newId();
-      await createTemplate(context, actorOf(request), { templateId, fields: request.body, publicUrl: deps.env.PUBLIC_URL, at: deps.clock() });
-      return reply.status(201).send({ id: templateId });
+      const result = await createTemplate(context, actorOf(request), { templateId, fields: request.body, publicUrl: deps.env.PUBLIC_URL, at: deps.clock() });
+      sendVersion(reply, result.revision);
+      return reply.status(201).send({ id: templateId, version: result.revision });
     },
   );
 
   app.put(
     '/api/templates/:id',
-    { preValidation: manageGuard, schema: { params: managementIdParamsSchema, body: templateBodySchema, response: { 200: templateSchema } } },
-    async (request) => {
+    {
+      preValidation: manageGuard,
+      schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, body: templateEditBodySchema, response: { 200: templateSchema } },
+    },
+    async (request, reply) => {
       const { id } = request.params;
-      if (!(await findTemplate(deps.pool, id))) throw new NotFoundError(M.templateNotFound);
-      await updateTemplate(context, actorOf(request), { templateId: id, fields: request.body, publicUrl: deps.env.PUBLIC_URL, at: deps.clock() });
+      const current = await findTemplate(deps.pool, id);
+      if (!current) throw new NotFoundError(M.templateNotFound);
+      const { version, ...fields } = request.body;
+      const basis = basisOf(current, editVersionOf(request, version), templateStreamId(id));
+      const result = await updateTemplate(context, actorOf(request), { templateId: id, fields, publicUrl: deps.env.PUBLIC_URL, at: deps.clock(), basis });
+      sendVersion(reply, result.revision);
       // What was stored: the sanitised HTML and CSS, so the builder shows what survived.
-      return { id, ...parseManagementBody(templateBodySchema, sanitizedTemplateFields(request.body, deps.env.PUBLIC_URL)) };
+      return { id, ...parseManagementBody(templateBodySchema, sanitizedTemplateFields(fields, deps.env.PUBLIC_URL)), version: result.revision };
     },
   );
 
@@ -85,11 +100,13 @@ export async function templateRoutes(secured: FastifyInstance, deps: AppDeps): P
 
   app.delete(
     '/api/templates/:id',
-    { preValidation: manageGuard, schema: { params: managementIdParamsSchema, response: { 200: managementResultResponseSchema } } },
+    { preValidation: manageGuard, schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, response: { 200: managementResultResponseSchema } } },
     async (request) => {
       const { id } = request.params;
-      if (!(await findTemplate(deps.pool, id))) throw new NotFoundError(M.templateNotFound);
-      await deleteTemplate(context, deps.pool, actorOf(request), { templateId: id, at: deps.clock() });
+      const current = await findTemplate(deps.pool, id);
+      if (!current) throw new NotFoundError(M.templateNotFound);
+      const basis = basisOf(current, editVersionOf(request), templateStreamId(id));
+      await deleteTemplate(context, deps.pool, actorOf(request), { templateId: id, at: deps.clock(), basis });
       return { success: true };
     },
   );

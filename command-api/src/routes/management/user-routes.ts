@@ -11,6 +11,7 @@ import {
   canAssignRole,
   forbiddenPermissionChanges,
   hasPermission,
+  ifMatchHeadersSchema,
   isPermissionSlug,
   managementIdParamsSchema,
   managementResultResponseSchema,
@@ -21,14 +22,18 @@ import {
   userPermissionsResponseSchema,
   userSchema,
   userUpdateBodySchema,
+  userStreamId,
+  withEditVersion,
   type User,
 } from '@fsm/contracts';
 import { findAgence, findUserById, listAgences, listStaffUsers, type UserRow } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
 import { ACCESS_DENIED, inScope, principalOf, scopeOf, type Principal } from '../../auth/principal.js';
 import { commandContext } from '../../commands/command-context.js';
+import { basisOf } from '../../commands/execute.js';
 import { createStaffUser, deleteStaffUser, setUserPermissions, updateStaffUser } from '../../commands/user-commands.js';
 import { actorOf } from '../actor.js';
+import { editVersionOf, sendVersion } from '../edit-version.js';
 
 export const ROLE_FORBIDDEN = 'Vous ne pouvez pas attribuer ce rôle.';
 export const TARGET_ROLE_FORBIDDEN = 'Vous ne pouvez pas gérer un utilisateur de ce rôle.';
@@ -69,7 +74,8 @@ const userListItemSchema = userSchema.extend({ email: z.string().optional(), tel
  * one's own agency (resolveScopedAgenceId), so it is optional at the door.
  */
 const createBodySchema = userCreateBodySchema.partial({ agence_id: true });
-const updateBodySchema = userUpdateBodySchema.partial({ agence_id: true });
+const updateBodySchema = withEditVersion(userUpdateBodySchema.partial({ agence_id: true }));
+const permissionsBodySchema = withEditVersion(userPermissionsBodySchema);
 
 /**
  * `{ success, error }` answers (§7): a refusal carries `success: false` beside
@@ -95,6 +101,7 @@ const toUser = (row: UserRow): User => ({
   role: row.role as User['role'],
   agence_id: row.agence_id,
   agence_nom: row.agence_nom,
+  version: row.version,
 });
 
 const toPickerItem = (row: UserRow) => ({
@@ -157,28 +164,40 @@ export async function userRoutes(secured: FastifyInstance, deps: AppDeps): Promi
 
   app.put(
     '/api/utilisateurs/:id',
-    { preValidation: editGuard, schema: { params: managementIdParamsSchema, body: updateBodySchema, response: { 200: userSchema } } },
-    async (request) => {
+    { preValidation: editGuard, schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, body: updateBodySchema, response: { 200: userSchema } } },
+    async (request, reply) => {
       const principal = principalOf(request);
       const target = await userInScope(deps, principal, request.params.id);
       requireManageable(principal, target);
-      const { motdepasse, ...body } = request.body;
+      const { motdepasse, version, ...body } = request.body;
+      // The role checks below read this row: the save lands on its version or not at all.
+      const basis = basisOf(target, editVersionOf(request, version), userStreamId(target.id));
       if (body.role !== target.role && !canAssignRole(principal, body.role)) throw new ForbiddenError(ROLE_FORBIDDEN);
       const agence_id = await agenceForWrite(deps, principal, body.agence_id);
-      await updateStaffUser(context, deps.pool, actorOf(request), { userId: target.id, fields: { ...body, agence_id }, password: motdepasse, at: deps.clock() });
+      // One's own password only with the old one (change-password): a session left open must not be enough to take the account.
+      if (motdepasse !== undefined && target.id === principal.id) throw new ValidationError(M.ownPasswordThroughChange);
+      const result = await updateStaffUser(context, deps.pool, actorOf(request), {
+        userId: target.id,
+        fields: { ...body, agence_id },
+        password: motdepasse,
+        at: deps.clock(),
+        basis,
+      });
+      sendVersion(reply, result.revision);
       const row = await findUserById(deps.pool, target.id);
-      return row ? toUser(row) : { id: target.id, ...body, agence_id, agence_nom: null };
+      return row ? toUser(row) : { id: target.id, ...body, agence_id, agence_nom: null, version: result.revision };
     },
   );
 
   app.delete(
     '/api/utilisateurs/:id',
-    { preValidation: editGuard, schema: { params: managementIdParamsSchema, response: { 200: managementResultResponseSchema } } },
+    { preValidation: editGuard, schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, response: { 200: managementResultResponseSchema } } },
     async (request) => {
       const principal = principalOf(request);
       const target = await userInScope(deps, principal, request.params.id);
       requireManageable(principal, target);
-      await deleteStaffUser(context, deps.pool, actorOf(request), { userId: target.id, deletedBy: principal.id, at: deps.clock() });
+      const basis = basisOf(target, editVersionOf(request), userStreamId(target.id));
+      await deleteStaffUser(context, deps.pool, actorOf(request), { userId: target.id, deletedBy: principal.id, at: deps.clock(), basis });
       return { success: true };
     },
   );
@@ -189,7 +208,7 @@ export async function userRoutes(secured: FastifyInstance, deps: AppDeps): Promi
     async (request) => {
       const target = await userInScope(deps, principalOf(request), request.params.id);
       if (target.role === 'telesurveillance') throw new NotFoundError(M.userNotFound);
-      return { permissions: target.permissions };
+      return { permissions: target.permissions, version: target.version };
     },
   );
 
@@ -198,15 +217,18 @@ export async function userRoutes(secured: FastifyInstance, deps: AppDeps): Promi
     {
       preValidation: permissionsEditGuard,
       onSend: failureCarriesSuccessFalse,
-      schema: { params: managementIdParamsSchema, body: userPermissionsBodySchema, response: { 200: managementResultResponseSchema } },
+      schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, body: permissionsBodySchema, response: { 200: managementResultResponseSchema } },
     },
-    async (request) => {
+    async (request, reply) => {
       const principal = principalOf(request);
       const target = await userInScope(deps, principal, request.params.id);
       requireManageable(principal, target);
+      // Who may withdraw what is judged on this row's set: the save lands on its version or not at all.
+      const basis = basisOf(target, editVersionOf(request, request.body.version), userStreamId(target.id));
       const forbidden = forbiddenPermissionChanges(principal, target.permissions.filter(isPermissionSlug), request.body.permissions);
       if (forbidden.length > 0) throw new ForbiddenError(permissionsForbidden(forbidden));
-      await setUserPermissions(context, actorOf(request), { userId: target.id, permissions: request.body.permissions, at: deps.clock() });
+      const result = await setUserPermissions(context, actorOf(request), { userId: target.id, permissions: request.body.permissions, at: deps.clock(), basis });
+      sendVersion(reply, result.revision);
       return { success: true };
     },
   );

@@ -9,9 +9,11 @@ export interface AgenceRow {
   ville: string;
   telephone: string;
   id_template: string | null;
+  /** Revision of the fiche's stream when it last changed: what an edit sends back as its version. */
+  version: number;
 }
 
-const COLUMNS = 'id, nom, adresse, cp_postal, ville, telephone, id_template';
+const COLUMNS = 'id, nom, adresse, cp_postal, ville, telephone, id_template, last_revision AS version';
 
 export async function listAgences(db: Queryable, scope: AgenceScope): Promise<AgenceRow[]> {
   const params: unknown[] = [];

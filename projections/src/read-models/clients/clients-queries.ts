@@ -10,6 +10,8 @@ export interface ClientRow {
   code_postal: string;
   agence_id: string;
   agence_nom: string | null;
+  /** Revision of the fiche's stream when it last changed: what an edit sends back as its version. */
+  version: number;
 }
 
 export interface ClientListOptions {
@@ -27,7 +29,7 @@ export interface ClientPage {
   total: number;
 }
 
-const SELECT = `SELECT c.id, c.nom, c.adresse, c.ville, c.code_postal, c.agence_id, a.nom AS agence_nom
+const SELECT = `SELECT c.id, c.nom, c.adresse, c.ville, c.code_postal, c.agence_id, a.nom AS agence_nom, c.last_revision AS version
   FROM rm.clients c LEFT JOIN rm.agences a ON a.id = c.agence_id`;
 const ORDER = 'ORDER BY lower(c.nom), c.id';
 

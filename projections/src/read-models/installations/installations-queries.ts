@@ -11,6 +11,8 @@ export interface InstallationRow {
   delai: number;
   astreinte: 0 | 1;
   site_id: string;
+  /** Revision of the fiche's stream when it last changed: what an edit sends back as its version. */
+  version: number;
 }
 
 /**
@@ -35,7 +37,7 @@ export interface InstallationFacts extends InstallationRow {
 /** An installation is shown while neither it, its site nor its client was deleted. */
 export const visibleInstallation = (alias: string) => `NOT ${alias}.deleted AND NOT ${alias}.site_deleted AND NOT ${alias}.client_deleted`;
 
-const COLUMNS = 'i.id, i.nom, i.id_metier, i.metier_nom, i.description, i.delai, i.astreinte, i.site_id';
+const COLUMNS = 'i.id, i.nom, i.id_metier, i.metier_nom, i.description, i.delai, i.astreinte, i.site_id, i.last_revision AS version';
 const ORDER = 'ORDER BY lower(i.nom), i.id';
 
 /** GET /api/sites/{id}/installations: the site's live installations, by name. */

@@ -26,6 +26,8 @@ export interface InterlocuteurRow {
   nb_installations: number;
   sites_affectes: NamedRef[];
   installations_affectees: NamedRef[];
+  /** Revision of the fiche's stream when it last changed: what an edit sends back as its version. */
+  version: number;
 }
 
 /** A contact with its client's agency, for scope checks. */
@@ -35,7 +37,7 @@ export interface InterlocuteurFacts extends InterlocuteurRow {
 
 type RawRow = Omit<InterlocuteurRow, 'affectations' | 'nb_sites' | 'nb_installations'> & { agence_id: string };
 
-const SELECT = `SELECT i.id, i.client_id, i.nom, i.prenom, i.fonction, i.telephone, i.email, c.agence_id,
+const SELECT = `SELECT i.id, i.client_id, i.nom, i.prenom, i.fonction, i.telephone, i.email, i.last_revision AS version, c.agence_id,
     coalesce((SELECT json_agg(json_build_object('id', s.id, 'nom', s.nom) ORDER BY a.ordre)
               FROM rm.interlocuteur_affectations a JOIN rm.sites s ON s.id = a.niveau_id AND ${visibleSite('s')}
               WHERE a.interlocuteur_id = i.id AND a.niveau = 'site'), '[]'::json) AS sites_affectes,

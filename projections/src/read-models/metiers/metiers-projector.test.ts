@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MetierEvent } from '@fsm/contracts';
 import type { Projector } from '../../projector.js';
-import { createReadModelHarness, type ReadModelHarness } from '../../test-support/read-model-harness.js';
+import { createReadModelHarness, withoutVersions, type ReadModelHarness } from '../../test-support/read-model-harness.js';
 import { metiersProjector } from './metiers-projector.js';
 import { findMetier, listMetiers } from './metiers-queries.js';
 
@@ -49,8 +49,9 @@ describe('metiers read model', () => {
   it('lists live trades by ordre, unnumbered last, then by name in French order', async () => {
     const rows = await listMetiers(h.pool);
     expect(rows.map((row) => row.nom)).toEqual(['Alarme', 'SSI', 'Désenfumage', 'Électricité', 'Extincteurs']);
-    expect(rows[1]).toEqual({ id: ssi, nom: 'SSI', ordre: 2, delai_inter: 4, HO_stats: 1 });
-    expect(await findMetier(h.pool, electricite)).toEqual({ id: electricite, nom: 'Électricité', ordre: null, delai_inter: 8, HO_stats: 0 });
+    // One stream for the catalogue: a trade's version is the revision of the last event that touched it.
+    expect(rows[1]).toEqual({ id: ssi, nom: 'SSI', ordre: 2, delai_inter: 4, HO_stats: 1, version: 0 });
+    expect(await findMetier(h.pool, electricite)).toEqual({ id: electricite, nom: 'Électricité', ordre: null, delai_inter: 8, HO_stats: 0, version: 2 });
     expect(await findMetier(h.pool, gone)).toBeNull();
   });
 
@@ -75,7 +76,12 @@ describe('metiers read model', () => {
     await given('metiers-catalogue', [
       { type: 'MetiersReordered', data: { items: [{ metierId: ssi, ordre: 1 }, { metierId: alarme, ordre: 2 }, { metierId: extincteurs, ordre: 3 }], reorderedAt: at } },
     ]);
-    expect(await listMetiers(h.pool)).toEqual(before);
+    const after = await listMetiers(h.pool);
+    expect(withoutVersions(after)).toEqual(withoutVersions(before));
+    // The trades the event names moved to its revision; the others kept theirs.
+    const moved = new Set<string>([ssi, alarme, extincteurs]);
+    const revision = Math.max(...after.map((row) => row.version));
+    for (const row of after) expect(row.version, row.nom).toBe(moved.has(row.id) ? revision : before.find((b) => b.id === row.id)?.version);
     const rows = await table();
     await redeliver(['metiers-catalogue']);
     expect(await table()).toEqual(rows);

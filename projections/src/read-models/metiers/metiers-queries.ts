@@ -10,9 +10,11 @@ export interface MetierRow {
   delai_inter: number | null;
   /** 1: non-working days are included in the statistics. */
   HO_stats: 0 | 1;
+  /** Revision of the trades stream when this trade last changed: what an edit sends back as its version. */
+  version: number;
 }
 
-const SELECT = `SELECT id, nom, ordre, delai_inter, ho_stats AS "HO_stats" FROM rm.metiers`;
+const SELECT = `SELECT id, nom, ordre, delai_inter, ho_stats AS "HO_stats", last_revision AS version FROM rm.metiers`;
 
 /**
  * Live trades in table order: by ordre, unnumbered last, then by name in French

@@ -6,6 +6,8 @@ export interface QrCodeRow {
   id: string;
   url: string;
   qr_key: string;
+  /** Revision of the fiche's stream when it last changed: what an edit sends back as its version. */
+  version: number;
 }
 
 /** A code with where it belongs, for the assign route and the public form. */
@@ -21,7 +23,7 @@ const ORDER = 'ORDER BY q.generated_at, q.id';
 
 /** GET /api/qrcodes/by-installation/{id}: the codes assigned to the installation, oldest first. */
 export async function listQrCodesByInstallation(db: Queryable, installationId: string): Promise<QrCodeRow[]> {
-  const { rows } = await db.query<QrCodeRow>(`SELECT q.id, q.url, q.qr_key FROM rm.qrcodes q WHERE q.installation_id = $1 ${ORDER}`, [installationId]);
+  const { rows } = await db.query<QrCodeRow>(`SELECT q.id, q.url, q.qr_key, q.last_revision AS version FROM rm.qrcodes q WHERE q.installation_id = $1 ${ORDER}`, [installationId]);
   return rows;
 }
 
@@ -39,7 +41,7 @@ export async function countUnusedQrCodes(db: Queryable, scope: AgenceScope): Pro
 export async function listUnusedQrCodes(db: Queryable, scope: AgenceScope): Promise<QrCodeRow[]> {
   const params: unknown[] = [];
   const { rows } = await db.query<QrCodeRow>(
-    `SELECT q.id, q.url, q.qr_key FROM rm.qrcodes q WHERE q.installation_id IS NULL${scopeClause(scope, 'q.agence_id', params)} ${ORDER}`,
+    `SELECT q.id, q.url, q.qr_key, q.last_revision AS version FROM rm.qrcodes q WHERE q.installation_id IS NULL${scopeClause(scope, 'q.agence_id', params)} ${ORDER}`,
     params,
   );
   return rows;
@@ -56,7 +58,7 @@ export async function listQrCodesForExport(
 ): Promise<(QrCodeRow & { installation_nom: string | null; site_nom: string | null; client_nom: string | null })[]> {
   const params: unknown[] = [];
   const { rows } = await db.query(
-    `SELECT q.id, q.url, q.qr_key, i.nom AS installation_nom, s.nom AS site_nom, c.nom AS client_nom
+    `SELECT q.id, q.url, q.qr_key, q.last_revision AS version, i.nom AS installation_nom, s.nom AS site_nom, c.nom AS client_nom
        FROM rm.qrcodes q
        LEFT JOIN rm.installations i ON i.id = q.installation_id AND ${visibleInstallation('i')}
        LEFT JOIN rm.sites s ON s.id = i.site_id
@@ -67,7 +69,7 @@ export async function listQrCodesForExport(
   return rows;
 }
 
-const FACTS = `SELECT q.id, q.url, q.qr_key, q.agence_id, q.installation_id, i.id AS live_installation_id
+const FACTS = `SELECT q.id, q.url, q.qr_key, q.last_revision AS version, q.agence_id, q.installation_id, i.id AS live_installation_id
   FROM rm.qrcodes q LEFT JOIN rm.installations i ON i.id = q.installation_id AND ${visibleInstallation('i')}`;
 
 /** The public form (/ticket?key=...): the code, its agency and its live installation

@@ -9,6 +9,8 @@ export interface SiteRow {
   ville: string;
   code_postal: string;
   client_id: string;
+  /** Revision of the fiche's stream when it last changed: what an edit sends back as its version. */
+  version: number;
 }
 
 /** GET /api/clients/{id}/sites: each site with its installations. */
@@ -25,7 +27,7 @@ export interface SiteFacts extends SiteRow {
 /** A site is shown while neither it nor its client was deleted. */
 export const visibleSite = (alias: string) => `NOT ${alias}.deleted AND NOT ${alias}.client_deleted`;
 
-const COLUMNS = 's.id, s.nom, s.adresse, s.ville, s.code_postal, s.client_id';
+const COLUMNS = 's.id, s.nom, s.adresse, s.ville, s.code_postal, s.client_id, s.last_revision AS version';
 
 /** GET /api/sites/client/{clientId}: the client's live sites, by name. */
 export async function listSitesByClient(db: Queryable, clientId: string, scope: AgenceScope = 'all'): Promise<SiteRow[]> {

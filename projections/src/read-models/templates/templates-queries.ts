@@ -6,9 +6,11 @@ export interface TemplateRow {
   name: string;
   content_html: string;
   css: string;
+  /** Revision of the fiche's stream when it last changed: what an edit sends back as its version. */
+  version: number;
 }
 
-const SELECT = 'SELECT id, name, content_html, css FROM rm.templates';
+const SELECT = 'SELECT id, name, content_html, css, last_revision AS version FROM rm.templates';
 
 /** Live templates by name. */
 export async function listTemplates(db: Queryable): Promise<TemplateRow[]> {

@@ -11,10 +11,12 @@ export interface UserRow {
   agence_nom: string | null;
   permissions: string[];
   telesurv_agence_ids: string[];
+  /** Revision of the fiche's stream when it last changed: what an edit sends back as its version. */
+  version: number;
 }
 
 /** The columns of a `UserRow` (users `u`, agencies `a`): the API joins its credentials onto it. */
-export const USER_ROW_SELECT = `SELECT u.id, u.role, u.nom, u.prenom, u.email, u.telephone, u.agence_id, a.nom AS agence_nom, u.permissions, u.telesurv_agence_ids
+export const USER_ROW_SELECT = `SELECT u.id, u.role, u.nom, u.prenom, u.email, u.telephone, u.agence_id, a.nom AS agence_nom, u.permissions, u.telesurv_agence_ids, u.last_revision AS version
   FROM rm.users u LEFT JOIN rm.agences a ON a.id = u.agence_id`;
 const SELECT = USER_ROW_SELECT;
 

@@ -6,11 +6,13 @@ import { agenceKeys } from './agence-keys';
 export interface SetAgenceHorairesInput {
   agenceId: string;
   horaires: AgenceHoraire[];
+  /** The agency's version the week was edited on (sent as If-Match: the body is a list). */
+  version?: number | undefined;
 }
 
 /** PUT /api/agences/{id}/horaires: the whole week, unticked half-days as null. A 403 keeps the session (§6). */
-export async function setAgenceHoraires({ agenceId, horaires }: SetAgenceHorairesInput): Promise<AgenceHoraire[]> {
-  const answer = await apiClient.put<unknown>(`/api/agences/${encodeURIComponent(agenceId)}/horaires`, horaires, { forbiddenIsError: true });
+export async function setAgenceHoraires({ agenceId, horaires, version }: SetAgenceHorairesInput): Promise<AgenceHoraire[]> {
+  const answer = await apiClient.put<unknown>(`/api/agences/${encodeURIComponent(agenceId)}/horaires`, horaires, { forbiddenIsError: true, ifMatch: version });
   return agenceHorairesResponseSchema.parse(answer);
 }
 

@@ -1,11 +1,12 @@
-import { agenceSchema, type Agence, type AgenceBodyInput } from '@fsm/contracts';
+import { agenceSchema, type Agence, type AgenceBodyInput, type EditVersion } from '@fsm/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { agenceKeys } from './agence-keys';
 
 export interface UpdateAgenceInput {
   id: string;
-  body: AgenceBodyInput;
+  /** With the `version` it was loaded at: a stale one is refused with 409. */
+  body: AgenceBodyInput & EditVersion;
 }
 
 /**

@@ -1,13 +1,16 @@
 import { agenceBodySchema, defaultAgenceHoraires, type Agence, type AgenceHoraire } from '@fsm/contracts';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Banner } from '../../../components/ui/banner';
+import { useEditConflict } from '../../../components/ui/conflict-notice';
 import { Dialog } from '../../../components/ui/dialog';
 import { TextField } from '../../../components/ui/text-field';
 import { useToast } from '../../../components/ui/toast';
 import { checkForm, type FieldErrors } from '../../../lib/form-errors';
 import { AGENCE_MESSAGES, agenceErrorMessage } from '../api/agence-errors';
 import { useCreateAgence } from '../api/create-agence';
-import { useAgenceHoraires } from '../api/get-agence-horaires';
+import { agenceHorairesQuery, useAgenceHoraires } from '../api/get-agence-horaires';
+import { agencesQuery } from '../api/get-agences';
 import { useSetAgenceHoraires } from '../api/set-agence-horaires';
 import { useUpdateAgence } from '../api/update-agence';
 import { HorairesFieldset } from './horaires-fieldset';
@@ -22,6 +25,8 @@ interface AgenceFormValues {
 
 const EMPTY: AgenceFormValues = { nom: '', adresse: '', cp_postal: '', ville: '', telephone: '' };
 
+const formValues = (agence: Agence): AgenceFormValues => ({ nom: agence.nom, adresse: agence.adresse, cp_postal: agence.cp_postal, ville: agence.ville, telephone: agence.telephone });
+
 function sameWeek(a: readonly AgenceHoraire[], b: readonly AgenceHoraire[]): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
@@ -29,10 +34,11 @@ function sameWeek(a: readonly AgenceHoraire[], b: readonly AgenceHoraire[]): boo
 /** Add or edit an agency with its Monday–Friday hours. `agence` null means a new one. */
 export function AgenceFormDialog({ agence, onClose }: { agence: Agence | null; onClose: () => void }) {
   const toast = useToast();
+  const queryClient = useQueryClient();
   const editing = agence !== null;
-  const [values, setValues] = useState<AgenceFormValues>(
-    agence ? { nom: agence.nom, adresse: agence.adresse, cp_postal: agence.cp_postal, ville: agence.ville, telephone: agence.telephone } : EMPTY,
-  );
+  const [values, setValues] = useState<AgenceFormValues>(agence ? formValues(agence) : EMPTY);
+  // The version the form's values were loaded at: the save is refused (409) if the agency changed since.
+  const [version, setVersion] = useState(agence?.version);
   const horairesQuery = useAgenceHoraires(agence?.id ?? null);
   const initialWeek = editing ? horairesQuery.data : defaultAgenceHoraires();
   const [week, setWeek] = useState<AgenceHoraire[] | null>(editing ? null : defaultAgenceHoraires());
@@ -42,6 +48,23 @@ export function AgenceFormDialog({ agence, onClose }: { agence: Agence | null; o
   const update = useUpdateAgence();
   const setHoraires = useSetAgenceHoraires();
   const busy = create.isPending || update.isPending || setHoraires.isPending;
+  const conflict = useEditConflict(
+    async () => {
+      if (!agence) return null;
+      const [list, hours] = await Promise.all([
+        queryClient.fetchQuery({ ...agencesQuery(), staleTime: 0 }),
+        queryClient.fetchQuery({ ...agenceHorairesQuery(agence.id), staleTime: 0 }),
+      ]);
+      const fresh = list.find((candidate) => candidate.id === agence.id);
+      return fresh ? { fresh, hours } : null;
+    },
+    ({ fresh, hours }) => {
+      setValues(formValues(fresh));
+      setVersion(fresh.version);
+      setWeek(hours);
+      setErrors({});
+    },
+  );
 
   useEffect(() => {
     if (editing && horairesQuery.data && week === null) setWeek(horairesQuery.data);
@@ -52,6 +75,7 @@ export function AgenceFormDialog({ agence, onClose }: { agence: Agence | null; o
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setFailure(null);
+    conflict.clear();
     const check = checkForm(agenceBodySchema, values);
     if (!check.ok) {
       setErrors(check.errors);
@@ -60,8 +84,10 @@ export function AgenceFormDialog({ agence, onClose }: { agence: Agence | null; o
     setErrors({});
     try {
       if (agence) {
-        await update.mutateAsync({ id: agence.id, body: check.data });
-        if (week && initialWeek && !sameWeek(week, initialWeek)) await setHoraires.mutateAsync({ agenceId: agence.id, horaires: week });
+        const saved = await update.mutateAsync({ id: agence.id, body: { ...check.data, version } });
+        setVersion(saved.version);
+        // The hours are saved on the version the first call answered: a change made in between is refused too.
+        if (week && initialWeek && !sameWeek(week, initialWeek)) await setHoraires.mutateAsync({ agenceId: agence.id, horaires: week, version: saved.version });
         toast.show('Agence modifiée.', { tone: 'success' });
       } else {
         const created = await create.mutateAsync(check.data);
@@ -71,7 +97,7 @@ export function AgenceFormDialog({ agence, onClose }: { agence: Agence | null; o
       }
       onClose();
     } catch (error) {
-      setFailure(agenceErrorMessage(error, AGENCE_MESSAGES.saveError));
+      if (!conflict.caught(error)) setFailure(agenceErrorMessage(error, AGENCE_MESSAGES.saveError));
     }
   };
 
@@ -95,6 +121,7 @@ export function AgenceFormDialog({ agence, onClose }: { agence: Agence | null; o
           </p>
         )}
         {failure ? <Banner tone="error">{failure}</Banner> : null}
+        {conflict.notice}
         <div className="dialog__actions">
           <button type="button" className="btn" onClick={onClose} disabled={busy}>
             Annuler

@@ -95,6 +95,67 @@ describe('Agences screen', () => {
     expect(week[2]).toMatchObject({ day_of_week: 3, afternoon_open: null, afternoon_close: null, morning_open: '08:00' });
   });
 
+  it('saves on the version it loaded: the agency in its body, the hours as If-Match on the version the save answered', async () => {
+    adminPlus();
+    const mock = api({
+      'GET /api/agences': [{ ...LYON, version: 3 }, GRENOBLE],
+      'PUT /api/agences/:id': (req: { init: RequestInit }) => ({ ...LYON, ...JSON.parse(String(req.init.body)), version: 4 }),
+    });
+    const app = renderApp('/agences');
+    await app.user.click(await screen.findByRole('button', { name: 'Modifier Agence Lyon' }));
+    const dialog = screen.getByRole('dialog', { name: "Modifier l'agence" });
+    await app.user.click(await within(dialog).findByRole('checkbox', { name: 'Mercredi après-midi' }));
+    await app.user.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sentBody(mock.calls('PUT /api/agences/:id')[0])).toMatchObject({ nom: 'Agence Lyon', version: 3 });
+    expect(new Headers(mock.calls('PUT /api/agences/:id/horaires')[0]?.init.headers).get('If-Match')).toBe('"4"');
+  });
+
+  it('keeps what was typed when somebody else changed the agency meanwhile, and reloads its current values on request', async () => {
+    adminPlus();
+    const CONFLICT = 'Ces données ont été modifiées entre-temps par quelqu’un d’autre. Rechargez la page puis réessayez.';
+    let current = { ...LYON, version: 3 };
+    const puts: unknown[] = [];
+    const mock = api({
+      'GET /api/agences': () => [current, GRENOBLE],
+      'PUT /api/agences/:id': (req: { init: RequestInit }) => {
+        const body = JSON.parse(String(req.init.body)) as { version?: number };
+        puts.push(body);
+        if (body.version !== current.version) return jsonResponse(409, { error: CONFLICT, code: 'CONFLICT' });
+        current = { ...current, ...body, version: current.version + 1 };
+        return current;
+      },
+    });
+    const app = renderApp('/agences');
+    await app.user.click(await screen.findByRole('button', { name: 'Modifier Agence Lyon' }));
+    const dialog = screen.getByRole('dialog', { name: "Modifier l'agence" });
+    await within(dialog).findByRole('checkbox', { name: 'Lundi matin' });
+    // Another admin renames the agency while the dialog is open.
+    current = { ...current, nom: 'Agence Lyon Part-Dieu', version: 4 };
+    const phone = within(dialog).getByLabelText('Téléphone');
+    await app.user.clear(phone);
+    await app.user.type(phone, '04 78 99 99 99');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert.textContent).toContain(CONFLICT);
+    expect(puts[0]).toMatchObject({ telephone: '04 78 99 99 99', version: 3 });
+    expect(screen.getByRole('dialog', { name: "Modifier l'agence" })).toBe(dialog);
+    expect((within(dialog).getByLabelText('Téléphone') as HTMLInputElement).value).toBe('04 78 99 99 99');
+    expect((within(dialog).getByLabelText('Nom') as HTMLInputElement).value).toBe('Agence Lyon');
+
+    await app.user.click(within(alert).getByRole('button', { name: 'Recharger la fiche' }));
+    await waitFor(() => expect((within(dialog).getByLabelText('Nom') as HTMLInputElement).value).toBe('Agence Lyon Part-Dieu'));
+    expect((within(dialog).getByLabelText('Téléphone') as HTMLInputElement).value).toBe('04 78 00 00 00');
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+    await app.user.clear(within(dialog).getByLabelText('Téléphone'));
+    await app.user.type(within(dialog).getByLabelText('Téléphone'), '04 78 99 99 99');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(puts[1]).toMatchObject({ nom: 'Agence Lyon Part-Dieu', telephone: '04 78 99 99 99', version: 4 });
+    expect(mock.calls('PUT /api/agences/:id')).toHaveLength(2);
+  });
+
   it("shows the spec's sentence on a 403 and keeps the session", async () => {
     signIn(makeUser({ role: 'admin', permissions: ['agences.view', 'agences.edit'] }));
     api({ 'PUT /api/agences/:id': () => jsonResponse(403, { error: 'Accès refusé.' }) });

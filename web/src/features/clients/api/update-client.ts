@@ -1,4 +1,4 @@
-import { clientSchema, type Client } from '@fsm/contracts';
+import { clientSchema, type Client, type EditVersion } from '@fsm/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { clientKeys } from './client-keys';
@@ -6,7 +6,8 @@ import type { ClientBodyOut } from './create-client';
 
 export interface UpdateClientInput {
   id: string;
-  body: ClientBodyOut;
+  /** With the `version` the form was loaded at: a stale one is refused with 409. */
+  body: ClientBodyOut & EditVersion;
 }
 
 /** PUT /api/clients/{id} → the client after the change. */

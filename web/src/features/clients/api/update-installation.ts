@@ -1,11 +1,12 @@
-import { installationSchema, type Installation, type InstallationBody } from '@fsm/contracts';
+import { installationSchema, type EditVersion, type Installation, type InstallationBody } from '@fsm/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { clientKeys } from './client-keys';
 
 export interface UpdateInstallationInput {
   id: string;
-  body: InstallationBody;
+  /** With the `version` the form was loaded at: a stale one is refused with 409. */
+  body: InstallationBody & EditVersion;
 }
 
 /** PUT /api/installations/{id}. */

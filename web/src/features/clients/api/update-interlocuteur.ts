@@ -1,11 +1,12 @@
-import { interlocuteurSchema, type Interlocuteur, type InterlocuteurBody } from '@fsm/contracts';
+import { interlocuteurSchema, type EditVersion, type Interlocuteur, type InterlocuteurBody } from '@fsm/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { clientKeys } from './client-keys';
 
 export interface UpdateInterlocuteurInput {
   id: string;
-  body: InterlocuteurBody;
+  /** With the `version` the form was loaded at: a stale one is refused with 409. */
+  body: InterlocuteurBody & EditVersion;
 }
 
 /** PUT /api/interlocuteurs/{id}; the affectations sent replace the previous ones. */

@@ -1,11 +1,12 @@
-import { siteSchema, type Site, type SiteBody } from '@fsm/contracts';
+import { siteSchema, type EditVersion, type Site, type SiteBody } from '@fsm/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { clientKeys } from './client-keys';
 
 export interface UpdateSiteInput {
   id: string;
-  body: SiteBody;
+  /** With the `version` the form was loaded at: a stale one is refused with 409. */
+  body: SiteBody & EditVersion;
 }
 
 /** PUT /api/sites/{id}. */

@@ -2,6 +2,7 @@ import { MANAGEMENT_MESSAGES, type Client } from '@fsm/contracts';
 import { useState, type FormEvent } from 'react';
 import { useCurrentUser } from '../../../app/guards';
 import { Banner } from '../../../components/ui/banner';
+import { useEditConflict } from '../../../components/ui/conflict-notice';
 import { Dialog } from '../../../components/ui/dialog';
 import { SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
@@ -9,11 +10,19 @@ import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { useAgences } from '../../agences/api/get-agences';
 import { CLIENT_MESSAGES } from '../api/client-messages';
+import { getClient } from '../api/get-client';
 import { useCreateClient, type ClientBodyOut } from '../api/create-client';
 import { useUpdateClient } from '../api/update-client';
 
 type Field = 'nom' | 'adresse' | 'code_postal' | 'ville';
 const FIELDS: readonly Field[] = ['nom', 'adresse', 'code_postal', 'ville'];
+
+const formValues = (client: Client | null): Record<Field, string> => ({
+  nom: client?.nom ?? '',
+  adresse: client?.adresse ?? '',
+  code_postal: client?.code_postal ?? '',
+  ville: client?.ville ?? '',
+});
 
 /**
  * Add or edit a client (§5): nom, adresse, ville and code postal required —
@@ -26,22 +35,29 @@ export function ClientFormDialog({ client, onClose, onSaved }: { client: Client 
   const toast = useToast();
   const picksAgence = me.role === 'admin_plus';
   const agences = useAgences(picksAgence);
-  const [values, setValues] = useState<Record<Field, string>>({
-    nom: client?.nom ?? '',
-    adresse: client?.adresse ?? '',
-    code_postal: client?.code_postal ?? '',
-    ville: client?.ville ?? '',
-  });
+  const [values, setValues] = useState<Record<Field, string>>(formValues(client));
   const [agenceId, setAgenceId] = useState(client?.agence_id ?? '');
+  // The version the values were loaded at: the save is refused (409) if the client changed since.
+  const [version, setVersion] = useState(client?.version);
   const [missing, setMissing] = useState<ReadonlySet<Field>>(new Set());
   const [alert, setAlert] = useState<string | null>(null);
   const create = useCreateClient();
   const update = useUpdateClient();
   const busy = create.isPending || update.isPending;
+  const conflict = useEditConflict(
+    () => (client ? getClient(client.id) : Promise.resolve(null)),
+    (fresh) => {
+      setValues(formValues(fresh));
+      setAgenceId(fresh.agence_id);
+      setVersion(fresh.version);
+      setMissing(new Set());
+    },
+  );
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setAlert(null);
+    conflict.clear();
     const empty = new Set(FIELDS.filter((field) => !values[field].trim()));
     setMissing(empty);
     if (empty.size > 0) return;
@@ -59,12 +75,12 @@ export function ClientFormDialog({ client, onClose, onSaved }: { client: Client 
       ...(agence ? { agence_id: agence } : {}),
     };
     try {
-      const saved = client ? await update.mutateAsync({ id: client.id, body }) : await create.mutateAsync(body);
+      const saved = client ? await update.mutateAsync({ id: client.id, body: { ...body, version } }) : await create.mutateAsync(body);
       toast.show(client ? 'Client modifié.' : 'Client créé.', { tone: 'success' });
       onSaved?.(saved);
       onClose();
     } catch (error) {
-      setAlert(errorMessage(error, CLIENT_MESSAGES.saveError));
+      if (!conflict.caught(error)) setAlert(errorMessage(error, CLIENT_MESSAGES.saveError));
     }
   };
 
@@ -99,6 +115,7 @@ export function ClientFormDialog({ client, onClose, onSaved }: { client: Client 
           </SelectField>
         ) : null}
         {alert ? <Banner tone="error">{alert}</Banner> : null}
+        {conflict.notice}
         <div className="dialog__actions">
           <button type="button" className="btn" onClick={onClose} disabled={busy}>
             Annuler

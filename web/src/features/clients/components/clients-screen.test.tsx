@@ -206,6 +206,92 @@ describe('Clients screen', () => {
     await waitFor(() => expect(mock.calls('DELETE /api/qrcodes/:id/assign')[0]?.path).toBe(`/api/qrcodes/${makeQrCode(1).id}/assign`));
   });
 
+  it('edits a client on the version it loaded; when somebody else changed it meanwhile, keeps what was typed and reloads it on request', async () => {
+    editor();
+    const CONFLICT = 'Ces données ont été modifiées entre-temps par quelqu’un d’autre. Rechargez la page puis réessayez.';
+    const renamed = { ...HOPITAL, nom: 'Hôpital Nord-Est', version: 5 };
+    const puts: { version?: number; adresse?: string }[] = [];
+    api({
+      'GET /api/clients': (req: RecordedRequest) => (req.query.get('page') ? page([{ ...HOPITAL, version: 4 }, LYCEE]) : [renamed, LYCEE]),
+      'PUT /api/clients/:id': (req: RecordedRequest) => {
+        const body = sentBody(req) as { version?: number; adresse?: string };
+        puts.push(body);
+        return body.version === renamed.version ? { ...renamed, ...body, version: 6 } : jsonResponse(409, { error: CONFLICT, code: 'CONFLICT' });
+      },
+    });
+    const app = renderApp('/clients');
+    await app.user.click(await screen.findByRole('button', { name: 'Modifier le client Hôpital Nord' }));
+    const dialog = screen.getByRole('dialog', { name: 'Modifier le client' });
+    await app.user.clear(within(dialog).getByLabelText('Adresse'));
+    await app.user.type(within(dialog).getByLabelText('Adresse'), '1 place Bellecour');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert.textContent).toContain(CONFLICT);
+    expect(puts[0]).toMatchObject({ adresse: '1 place Bellecour', version: 4 });
+    expect((within(dialog).getByLabelText('Adresse') as HTMLInputElement).value).toBe('1 place Bellecour');
+    expect((within(dialog).getByLabelText('Nom') as HTMLInputElement).value).toBe('Hôpital Nord');
+
+    await app.user.click(within(alert).getByRole('button', { name: 'Recharger la fiche' }));
+    await waitFor(() => expect((within(dialog).getByLabelText('Nom') as HTMLInputElement).value).toBe('Hôpital Nord-Est'));
+    expect((within(dialog).getByLabelText('Adresse') as HTMLInputElement).value).toBe(HOPITAL.adresse);
+    await app.user.clear(within(dialog).getByLabelText('Adresse'));
+    await app.user.type(within(dialog).getByLabelText('Adresse'), '1 place Bellecour');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Modifier le client' })).toBeNull());
+    expect(puts[1]).toMatchObject({ nom: 'Hôpital Nord-Est', adresse: '1 place Bellecour', version: 5 });
+  });
+
+  it('edits an installation on the version it loaded and keeps the typed values on a conflict', async () => {
+    editor();
+    const CONFLICT = 'Ces données ont été modifiées entre-temps par quelqu’un d’autre. Rechargez la page puis réessayez.';
+    let sites = [{ ...BATIMENT_A, installations: [makeInstallation({ version: 7 })] }, BATIMENT_B];
+    const mock = api({
+      'GET /api/clients/:id/sites': () => sites,
+      'PUT /api/installations/:id': () => jsonResponse(409, { error: CONFLICT, code: 'CONFLICT' }),
+    });
+    const app = renderApp('/clients');
+    const detail = await openClient(app);
+    await app.user.click(await within(detail).findByRole('button', { name: /^Bâtiment A/ }));
+    await app.user.click(within(detail).getByRole('button', { name: "Modifier l'installation SSI catégorie A" }));
+    const dialog = screen.getByRole('dialog', { name: "Modifier l'installation" });
+    sites = [{ ...BATIMENT_A, installations: [makeInstallation({ version: 8, description: 'Centrale remplacée' })] }, BATIMENT_B];
+    await app.user.clear(within(dialog).getByLabelText('Description'));
+    await app.user.type(within(dialog).getByLabelText('Description'), 'Centrale Esser');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert.textContent).toContain(CONFLICT);
+    expect(sentBody(mock.calls('PUT /api/installations/:id')[0])).toMatchObject({ description: 'Centrale Esser', version: 7 });
+    expect((within(dialog).getByLabelText('Description') as HTMLTextAreaElement).value).toBe('Centrale Esser');
+    await app.user.click(within(alert).getByRole('button', { name: 'Recharger la fiche' }));
+    await waitFor(() => expect((within(dialog).getByLabelText('Description') as HTMLTextAreaElement).value).toBe('Centrale remplacée'));
+    await app.user.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    await waitFor(() => expect(mock.calls('PUT /api/installations/:id')).toHaveLength(2));
+    expect(sentBody(mock.calls('PUT /api/installations/:id')[1])).toMatchObject({ description: 'Centrale remplacée', version: 8 });
+  });
+
+  it('takes a QR code off on the version it was listed at, and shows the codes as they are now when it moved meanwhile', async () => {
+    editor();
+    const CONFLICT = 'Ces données ont été modifiées entre-temps par quelqu’un d’autre. Rechargez la page puis réessayez.';
+    let assigned = [{ ...makeQrCode(1), version: 1 }];
+    const mock = api({
+      'GET /api/qrcodes/by-installation/:id': () => ({ items: assigned }),
+      'DELETE /api/qrcodes/:id/assign': () => {
+        assigned = [];
+        return jsonResponse(409, { error: CONFLICT, code: 'CONFLICT' });
+      },
+    });
+    const app = renderApp('/clients');
+    const detail = await openClient(app);
+    await app.user.click(await within(detail).findByRole('button', { name: /^Bâtiment A/ }));
+    await app.user.click(within(detail).getByRole('button', { name: 'QR codes de SSI catégorie A' }));
+    const dialog = screen.getByRole('dialog', { name: 'QR codes — SSI catégorie A' });
+    await app.user.click(await within(dialog).findByRole('button', { name: `Retirer le QR code ${makeQrCode(1).qr_key}` }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(CONFLICT);
+    expect(new Headers(mock.calls('DELETE /api/qrcodes/:id/assign')[0]?.init.headers).get('If-Match')).toBe('"1"');
+    expect(await within(dialog).findByText('Aucun QR code affecté à cette installation.')).toBeTruthy();
+  });
+
   it('lists the contacts with their assignments and adds one with its sites and installations', async () => {
     editor();
     const mock = api({ 'POST /api/interlocuteurs': () => jsonResponse(201, makeContact({ id: nthId('f', 2), nom: 'Morel' })) });

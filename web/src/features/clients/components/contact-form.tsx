@@ -1,17 +1,28 @@
 import { interlocuteurBodySchema, type Interlocuteur, type SiteWithInstallations } from '@fsm/contracts';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Banner } from '../../../components/ui/banner';
+import { useEditConflict } from '../../../components/ui/conflict-notice';
 import { TextField } from '../../../components/ui/text-field';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { checkForm, type FieldErrors } from '../../../lib/form-errors';
 import { CLIENT_MESSAGES } from '../api/client-messages';
 import { useCreateInterlocuteur } from '../api/create-interlocuteur';
+import { clientInterlocuteursQuery } from '../api/get-client-interlocuteurs';
 import { useUpdateInterlocuteur } from '../api/update-interlocuteur';
 
 function idsAt(contact: Interlocuteur | null, niveau: 'site' | 'installation'): Set<string> {
   return new Set((contact?.affectations ?? []).filter((a) => a.niveau === niveau).map((a) => a.niveau_id));
 }
+
+const formValues = (contact: Interlocuteur | null) => ({
+  prenom: contact?.prenom ?? '',
+  nom: contact?.nom ?? '',
+  fonction: contact?.fonction ?? '',
+  telephone: contact?.telephone ?? '',
+  email: contact?.email ?? '',
+});
 
 /**
  * Add or edit a contact (§5: prénom and nom required) and choose the sites
@@ -29,13 +40,10 @@ export function ContactForm({
   onDone: () => void;
 }) {
   const toast = useToast();
-  const [values, setValues] = useState({
-    prenom: contact?.prenom ?? '',
-    nom: contact?.nom ?? '',
-    fonction: contact?.fonction ?? '',
-    telephone: contact?.telephone ?? '',
-    email: contact?.email ?? '',
-  });
+  const queryClient = useQueryClient();
+  const [values, setValues] = useState(formValues(contact));
+  // The version the values were loaded at: the save is refused (409) if the contact changed since.
+  const [version, setVersion] = useState(contact?.version);
   const [siteIds, setSiteIds] = useState(() => idsAt(contact, 'site'));
   const [installationIds, setInstallationIds] = useState(() => idsAt(contact, 'installation'));
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -43,6 +51,17 @@ export function ContactForm({
   const create = useCreateInterlocuteur();
   const update = useUpdateInterlocuteur();
   const busy = create.isPending || update.isPending;
+  const conflict = useEditConflict(
+    async () =>
+      contact ? ((await queryClient.fetchQuery({ ...clientInterlocuteursQuery(clientId), staleTime: 0 })).find((candidate) => candidate.id === contact.id) ?? null) : null,
+    (fresh) => {
+      setValues(formValues(fresh));
+      setSiteIds(idsAt(fresh, 'site'));
+      setInstallationIds(idsAt(fresh, 'installation'));
+      setVersion(fresh.version);
+      setErrors({});
+    },
+  );
 
   const set = (key: keyof typeof values) => (event: { target: { value: string } }) => setValues((v) => ({ ...v, [key]: event.target.value }));
   const toggle = (setter: typeof setSiteIds, id: string, on: boolean) =>
@@ -56,6 +75,7 @@ export function ContactForm({
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setFailure(null);
+    conflict.clear();
     // Only ids still among the client's sites and installations are sent.
     const liveSites = sites.filter((s) => siteIds.has(s.id)).map((s) => s.id);
     const liveInstallations = sites.flatMap((s) => s.installations).filter((i) => installationIds.has(i.id)).map((i) => i.id);
@@ -66,12 +86,12 @@ export function ContactForm({
     }
     setErrors({});
     try {
-      if (contact) await update.mutateAsync({ id: contact.id, body: check.data });
+      if (contact) await update.mutateAsync({ id: contact.id, body: { ...check.data, version } });
       else await create.mutateAsync(check.data);
       toast.show(contact ? 'Interlocuteur modifié.' : 'Interlocuteur ajouté.', { tone: 'success' });
       onDone();
     } catch (error) {
-      setFailure(errorMessage(error, CLIENT_MESSAGES.saveError));
+      if (!conflict.caught(error)) setFailure(errorMessage(error, CLIENT_MESSAGES.saveError));
     }
   };
 
@@ -119,6 +139,7 @@ export function ContactForm({
         </ul>
       </fieldset>
       {failure ? <Banner tone="error">{failure}</Banner> : null}
+      {conflict.notice}
       <div className="dialog__actions">
         <button type="button" className="btn" onClick={onDone} disabled={busy}>
           Annuler

@@ -1,7 +1,9 @@
 import { INSTALLATION_DELAI_MIN_HOURS, installationBodySchema, type Installation } from '@fsm/contracts';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
+import { useEditConflict } from '../../../components/ui/conflict-notice';
 import { Dialog } from '../../../components/ui/dialog';
 import { SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
@@ -12,7 +14,16 @@ import { checkForm, type FieldErrors } from '../../../lib/form-errors';
 import { useMetierList } from '../../metiers/api/get-metiers';
 import { CLIENT_MESSAGES } from '../api/client-messages';
 import { useCreateInstallation } from '../api/create-installation';
+import { clientSitesQuery } from '../api/get-client-sites';
 import { useUpdateInstallation } from '../api/update-installation';
+
+const formValues = (installation: Installation | null) => ({
+  nom: installation?.nom ?? '',
+  id_metier: installation?.id_metier ?? '',
+  description: installation?.description ?? '',
+  delai: installation ? String(installation.delai) : '',
+  astreinte: installation?.astreinte === 1,
+});
 
 /**
  * Add or edit an installation of a site (§5): nom, métier, description and
@@ -31,22 +42,32 @@ export function InstallationFormDialog({
 }) {
   const toast = useToast();
   const metiers = useMetierList();
-  const [values, setValues] = useState({
-    nom: installation?.nom ?? '',
-    id_metier: installation?.id_metier ?? '',
-    description: installation?.description ?? '',
-    delai: installation ? String(installation.delai) : '',
-    astreinte: installation?.astreinte === 1,
-  });
+  const queryClient = useQueryClient();
+  const [values, setValues] = useState(formValues(installation));
+  // The version the values were loaded at: the save is refused (409) if the installation changed since.
+  const [version, setVersion] = useState(installation?.version);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const create = useCreateInstallation(clientId);
   const update = useUpdateInstallation(clientId);
   const busy = create.isPending || update.isPending;
+  const conflict = useEditConflict(
+    async () => {
+      if (!installation) return null;
+      const sites = await queryClient.fetchQuery({ ...clientSitesQuery(clientId), staleTime: 0 });
+      return sites.flatMap((site) => site.installations).find((candidate) => candidate.id === installation.id) ?? null;
+    },
+    (fresh) => {
+      setValues(formValues(fresh));
+      setVersion(fresh.version);
+      setErrors({});
+    },
+  );
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setFailure(null);
+    conflict.clear();
     const check = checkForm(installationBodySchema, { ...values, site_id: siteId });
     if (!check.ok) {
       setErrors(check.errors);
@@ -54,12 +75,12 @@ export function InstallationFormDialog({
     }
     setErrors({});
     try {
-      if (installation) await update.mutateAsync({ id: installation.id, body: check.data });
+      if (installation) await update.mutateAsync({ id: installation.id, body: { ...check.data, version } });
       else await create.mutateAsync(check.data);
       toast.show(installation ? 'Installation modifiée.' : 'Installation créée.', { tone: 'success' });
       onClose();
     } catch (error) {
-      setFailure(errorMessage(error, CLIENT_MESSAGES.saveError));
+      if (!conflict.caught(error)) setFailure(errorMessage(error, CLIENT_MESSAGES.saveError));
     }
   };
 
@@ -96,6 +117,7 @@ export function InstallationFormDialog({
         />
         <CheckboxField label="Astreinte" checked={values.astreinte} onChange={(e) => setValues((v) => ({ ...v, astreinte: e.target.checked }))} />
         {failure ? <Banner tone="error">{failure}</Banner> : null}
+        {conflict.notice}
         <div className="dialog__actions">
           <button type="button" className="btn" onClick={onClose} disabled={busy}>
             Annuler

@@ -1,4 +1,4 @@
-import type { Installation } from '@fsm/contracts';
+import type { Installation, QrCode } from '@fsm/contracts';
 import { useEffect, useState } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Dialog } from '../../../components/ui/dialog';
@@ -6,6 +6,7 @@ import { PrintSheet } from '../../../components/ui/print-sheet';
 import { SelectField } from '../../../components/ui/select-field';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
+import { editConflictMessage, isEditConflict } from '../../../lib/edit-conflict';
 import { useAssignQrCode } from '../../qrcodes/api/assign-qr-code';
 import { useInstallationQrCodes } from '../../qrcodes/api/get-installation-qr-codes';
 import { useUnusedQrCodes } from '../../qrcodes/api/get-unused-qr-codes';
@@ -49,27 +50,38 @@ export function InstallationQrDialog({ context, canEdit, onClose }: { context: Q
     return () => clearTimeout(timer);
   }, [printing]);
 
+  /** A code that changed since it was listed: say so and show the lists as they are now. */
+  const failed = (error: unknown, fallback: string) => {
+    if (!isEditConflict(error)) return setFailure(errorMessage(error, fallback));
+    setFailure(editConflictMessage(error));
+    void codes.refetch();
+    void unused.refetch();
+  };
+
   const onAssign = () => {
     if (!choice) return;
     setFailure(null);
     assign.mutate(
-      { qrCodeId: choice, installationId: installation.id },
+      { qrCodeId: choice, installationId: installation.id, version: free.find((code) => code.id === choice)?.version },
       {
         onSuccess: () => {
           setChoice('');
           toast.show('QR code affecté.', { tone: 'success' });
         },
-        onError: (error) => setFailure(errorMessage(error, QR_MESSAGES.assignError)),
+        onError: (error) => failed(error, QR_MESSAGES.assignError),
       },
     );
   };
 
-  const onUnassign = (qrCodeId: string) => {
+  const onUnassign = (code: QrCode) => {
     setFailure(null);
-    unassign.mutate(qrCodeId, {
-      onSuccess: () => toast.show('QR code retiré.', { tone: 'success' }),
-      onError: (error) => setFailure(errorMessage(error, QR_MESSAGES.unassignError)),
-    });
+    unassign.mutate(
+      { qrCodeId: code.id, version: code.version },
+      {
+        onSuccess: () => toast.show('QR code retiré.', { tone: 'success' }),
+        onError: (error) => failed(error, QR_MESSAGES.unassignError),
+      },
+    );
   };
 
   return (
@@ -99,7 +111,7 @@ export function InstallationQrDialog({ context, canEdit, onClose }: { context: Q
                 <button
                   type="button"
                   className="btn btn--small btn--danger-ghost"
-                  onClick={() => onUnassign(code.id)}
+                  onClick={() => onUnassign(code)}
                   disabled={unassign.isPending}
                   aria-label={`Retirer le QR code ${code.qr_key}`}
                 >

@@ -1,35 +1,52 @@
 import { MANAGEMENT_MESSAGES, type Site } from '@fsm/contracts';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Banner } from '../../../components/ui/banner';
+import { useEditConflict } from '../../../components/ui/conflict-notice';
 import { Dialog } from '../../../components/ui/dialog';
 import { TextField } from '../../../components/ui/text-field';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { CLIENT_MESSAGES } from '../api/client-messages';
 import { useCreateSite } from '../api/create-site';
+import { clientSitesQuery } from '../api/get-client-sites';
 import { useUpdateSite } from '../api/update-site';
 
 type Field = 'nom' | 'adresse' | 'code_postal' | 'ville';
 const FIELDS: readonly Field[] = ['nom', 'adresse', 'code_postal', 'ville'];
 
+const formValues = (site: Site | null): Record<Field, string> => ({
+  nom: site?.nom ?? '',
+  adresse: site?.adresse ?? '',
+  code_postal: site?.code_postal ?? '',
+  ville: site?.ville ?? '',
+});
+
 /** Add or edit a site of `clientId`; every field is required: 'Tous les champs sont obligatoires !' (§5). */
 export function SiteFormDialog({ clientId, site, onClose, onSaved }: { clientId: string; site: Site | null; onClose: () => void; onSaved?: (site: Site) => void }) {
   const toast = useToast();
-  const [values, setValues] = useState<Record<Field, string>>({
-    nom: site?.nom ?? '',
-    adresse: site?.adresse ?? '',
-    code_postal: site?.code_postal ?? '',
-    ville: site?.ville ?? '',
-  });
+  const queryClient = useQueryClient();
+  const [values, setValues] = useState<Record<Field, string>>(formValues(site));
+  // The version the values were loaded at: the save is refused (409) if the site changed since.
+  const [version, setVersion] = useState(site?.version);
   const [missing, setMissing] = useState<ReadonlySet<Field>>(new Set());
   const [alert, setAlert] = useState<string | null>(null);
   const create = useCreateSite();
   const update = useUpdateSite();
   const busy = create.isPending || update.isPending;
+  const conflict = useEditConflict(
+    async () => (site ? ((await queryClient.fetchQuery({ ...clientSitesQuery(clientId), staleTime: 0 })).find((candidate) => candidate.id === site.id) ?? null) : null),
+    (fresh) => {
+      setValues(formValues(fresh));
+      setVersion(fresh.version);
+      setMissing(new Set());
+    },
+  );
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setAlert(null);
+    conflict.clear();
     const empty = new Set(FIELDS.filter((field) => !values[field].trim()));
     setMissing(empty);
     if (empty.size > 0) {
@@ -44,12 +61,12 @@ export function SiteFormDialog({ clientId, site, onClose, onSaved }: { clientId:
       client_id: clientId,
     };
     try {
-      const saved = site ? await update.mutateAsync({ id: site.id, body }) : await create.mutateAsync(body);
+      const saved = site ? await update.mutateAsync({ id: site.id, body: { ...body, version } }) : await create.mutateAsync(body);
       toast.show(site ? 'Site modifié.' : 'Site créé.', { tone: 'success' });
       onSaved?.(saved);
       onClose();
     } catch (error) {
-      setAlert(errorMessage(error, CLIENT_MESSAGES.saveError));
+      if (!conflict.caught(error)) setAlert(errorMessage(error, CLIENT_MESSAGES.saveError));
     }
   };
 
@@ -67,6 +84,7 @@ export function SiteFormDialog({ clientId, site, onClose, onSaved }: { clientId:
           {field('ville', 'Ville')}
         </div>
         {alert ? <Banner tone="error">{alert}</Banner> : null}
+        {conflict.notice}
         <div className="dialog__actions">
           <button type="button" className="btn" onClick={onClose} disabled={busy}>
             Annuler

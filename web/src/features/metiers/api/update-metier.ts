@@ -1,11 +1,12 @@
-import { metierSchema, type Metier, type MetierBody } from '@fsm/contracts';
+import { metierSchema, type EditVersion, type Metier, type MetierBody } from '@fsm/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { metierKeys } from './metier-keys';
 
 export interface UpdateMetierInput {
   id: string;
-  body: MetierBody;
+  /** With the `version` the trade was listed at: a stale one is refused with 409. */
+  body: MetierBody & EditVersion;
 }
 
 /** PUT /api/metiers/{id} with the whole trade (the HO_stats toggle too, §7). */

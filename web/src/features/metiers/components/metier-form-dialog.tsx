@@ -1,13 +1,16 @@
 import { metierBodySchema, type Metier } from '@fsm/contracts';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
+import { useEditConflict } from '../../../components/ui/conflict-notice';
 import { Dialog } from '../../../components/ui/dialog';
 import { TextField } from '../../../components/ui/text-field';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { checkForm, type FieldErrors } from '../../../lib/form-errors';
 import { useCreateMetier } from '../api/create-metier';
+import { metiersQuery } from '../api/get-metiers';
 import { METIER_MESSAGES } from '../api/metier-messages';
 import { useUpdateMetier } from '../api/update-metier';
 
@@ -18,6 +21,13 @@ interface MetierFormValues {
   HO_stats: boolean;
 }
 
+const formValues = (metier: Metier | null): MetierFormValues => ({
+  nom: metier?.nom ?? '',
+  ordre: metier?.ordre === null || metier?.ordre === undefined ? '' : String(metier.ordre),
+  delai_inter: metier?.delai_inter === null || metier?.delai_inter === undefined ? '' : String(metier.delai_inter),
+  HO_stats: metier?.HO_stats === 1,
+});
+
 /**
  * Add or edit a trade (§5): nom required; ordre a whole number or empty
  * (null); delai_inter at least 0, floored, empty is null. The contracts schema
@@ -25,21 +35,28 @@ interface MetierFormValues {
  */
 export function MetierFormDialog({ metier, onClose }: { metier: Metier | null; onClose: () => void }) {
   const toast = useToast();
-  const [values, setValues] = useState<MetierFormValues>({
-    nom: metier?.nom ?? '',
-    ordre: metier?.ordre === null || metier?.ordre === undefined ? '' : String(metier.ordre),
-    delai_inter: metier?.delai_inter === null || metier?.delai_inter === undefined ? '' : String(metier.delai_inter),
-    HO_stats: metier?.HO_stats === 1,
-  });
+  const queryClient = useQueryClient();
+  const [values, setValues] = useState<MetierFormValues>(formValues(metier));
+  // The version the values were loaded at: the save is refused (409) if the trade changed since.
+  const [version, setVersion] = useState(metier?.version);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const create = useCreateMetier();
   const update = useUpdateMetier();
   const busy = create.isPending || update.isPending;
+  const conflict = useEditConflict(
+    async () => (metier ? ((await queryClient.fetchQuery({ ...metiersQuery(), staleTime: 0 })).find((candidate) => candidate.id === metier.id) ?? null) : null),
+    (fresh) => {
+      setValues(formValues(fresh));
+      setVersion(fresh.version);
+      setErrors({});
+    },
+  );
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setFailure(null);
+    conflict.clear();
     const check = checkForm(metierBodySchema, { ...values, HO_stats: values.HO_stats ? 1 : 0 });
     if (!check.ok) {
       setErrors(check.errors);
@@ -47,12 +64,12 @@ export function MetierFormDialog({ metier, onClose }: { metier: Metier | null; o
     }
     setErrors({});
     try {
-      if (metier) await update.mutateAsync({ id: metier.id, body: check.data });
+      if (metier) await update.mutateAsync({ id: metier.id, body: { ...check.data, version } });
       else await create.mutateAsync(check.data);
       toast.show(metier ? 'Métier modifié.' : 'Métier ajouté.', { tone: 'success' });
       onClose();
     } catch (error) {
-      setFailure(errorMessage(error, METIER_MESSAGES.saveError));
+      if (!conflict.caught(error)) setFailure(errorMessage(error, METIER_MESSAGES.saveError));
     }
   };
 
@@ -89,6 +106,7 @@ export function MetierFormDialog({ metier, onClose }: { metier: Metier | null; o
           onChange={(e) => setValues((v) => ({ ...v, HO_stats: e.target.checked }))}
         />
         {failure ? <Banner tone="error">{failure}</Banner> : null}
+        {conflict.notice}
         <div className="dialog__actions">
           <button type="button" className="btn" onClick={onClose} disabled={busy}>
             Annuler

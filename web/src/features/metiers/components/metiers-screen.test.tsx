@@ -45,6 +45,54 @@ describe('Métiers screen', () => {
     expect((screen.getByRole('button', { name: 'Monter Électricité' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
+  it('sends each row with the version it was listed at, so an order made on a changed list is refused and the list reloads', async () => {
+    editor();
+    const CONFLICT = 'Ces données ont été modifiées entre-temps par quelqu’un d’autre. Rechargez la page puis réessayez.';
+    const mock = mockApi({
+      'GET /api/metiers': [
+        { ...INCENDIE, version: 3 },
+        { ...ELEC, version: 7 },
+      ],
+      'PUT /api/metiers/reorder': () => jsonResponse(409, { error: CONFLICT, code: 'CONFLICT' }),
+    });
+    const app = renderApp('/metiers');
+    await app.user.click(await screen.findByRole('button', { name: 'Monter Électricité' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Impossible de sauvegarder le nouvel ordre');
+    expect(sentBody(mock.calls('PUT /api/metiers/reorder')[0])).toEqual([
+      { id: MIDS.metier2, ordre: 1, version: 7 },
+      { id: MIDS.metier, ordre: 2, version: 3 },
+    ]);
+    await waitFor(() => expect(mock.calls('GET /api/metiers').length).toBeGreaterThanOrEqual(2));
+  });
+
+  it('edits a trade on the version it was listed at and keeps what was typed on a conflict', async () => {
+    editor();
+    const CONFLICT = 'Ces données ont été modifiées entre-temps par quelqu’un d’autre. Rechargez la page puis réessayez.';
+    let listed = [{ ...INCENDIE, version: 3 }];
+    const mock = mockApi({
+      'GET /api/metiers': () => listed,
+      'PUT /api/metiers/:id': (req: RecordedRequest) =>
+        (sentBody(req) as { version?: number }).version === 4 ? { ...listed[0], ...(sentBody(req) as object) } : jsonResponse(409, { error: CONFLICT, code: 'CONFLICT' }),
+    });
+    const app = renderApp('/metiers');
+    await app.user.click(await screen.findByRole('button', { name: 'Modifier Sécurité incendie' }));
+    const dialog = screen.getByRole('dialog', { name: 'Modifier le métier' });
+    listed = [{ ...INCENDIE, delai_inter: 2, version: 4 }];
+    await app.user.clear(within(dialog).getByLabelText('Nom'));
+    await app.user.type(within(dialog).getByLabelText('Nom'), 'Incendie');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert.textContent).toContain(CONFLICT);
+    expect(sentBody(mock.calls('PUT /api/metiers/:id')[0])).toMatchObject({ nom: 'Incendie', version: 3 });
+    expect((within(dialog).getByLabelText('Nom') as HTMLInputElement).value).toBe('Incendie');
+    await app.user.click(within(alert).getByRole('button', { name: 'Recharger la fiche' }));
+    await waitFor(() => expect((within(dialog).getByLabelText('Délai (h)') as HTMLInputElement).value).toBe('2'));
+    expect((within(dialog).getByLabelText('Nom') as HTMLInputElement).value).toBe('Sécurité incendie');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sentBody(mock.calls('PUT /api/metiers/:id')[1])).toMatchObject({ delai_inter: 2, version: 4 });
+  });
+
   it('alerts and reloads the list when the new order cannot be saved', async () => {
     editor();
     const mock = mockApi({ 'GET /api/metiers': [INCENDIE, ELEC], 'PUT /api/metiers/reorder': () => jsonResponse(500, {}) });

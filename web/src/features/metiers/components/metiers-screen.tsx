@@ -155,8 +155,7 @@ export function MetiersScreen() {
   const move = (from: number, to: number) => {
     if (from === to || to < 0 || to >= metiers.length) return;
     setAlert(null);
-    const ids = arrayMove(metiers, from, to).map((m) => m.id);
-    reorder.mutate(ids, { onError: () => setAlert(METIER_MESSAGES.reorderError) });
+    reorder.mutate(arrayMove(metiers, from, to), { onError: () => setAlert(METIER_MESSAGES.reorderError) });
   };
 
   const onDragEnd = ({ active, over }: DragEndEvent) => {
@@ -169,6 +168,7 @@ export function MetiersScreen() {
 
   const toggleHoStats = (metier: Metier) => {
     setAlert(null);
+    // The whole trade as listed, its version included: a trade changed since is refused and the list reloads.
     const { id, ...fields } = metier;
     update.mutate(
       { id, body: { ...fields, HO_stats: metier.HO_stats === 1 ? 0 : 1 } },

@@ -5,11 +5,13 @@ import { qrCodeKeys } from './qrcode-keys';
 export interface AssignQrCodeInput {
   qrCodeId: string;
   installationId: string;
+  /** The code's version as listed: a code that changed since is refused (409). */
+  version?: number | undefined;
 }
 
-/** POST /api/qrcodes/{id}/assign `{ installation_id }` (ours: the installation's QR modal needs it). */
-export async function assignQrCode({ qrCodeId, installationId }: AssignQrCodeInput): Promise<void> {
-  await apiClient.post(`/api/qrcodes/${encodeURIComponent(qrCodeId)}/assign`, { installation_id: installationId });
+/** POST /api/qrcodes/{id}/assign `{ installation_id, version }` (ours: the installation's QR modal needs it). */
+export async function assignQrCode({ qrCodeId, installationId, version }: AssignQrCodeInput): Promise<void> {
+  await apiClient.post(`/api/qrcodes/${encodeURIComponent(qrCodeId)}/assign`, { installation_id: installationId, version });
 }
 
 export function useAssignQrCode() {

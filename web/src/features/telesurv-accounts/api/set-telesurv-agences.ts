@@ -6,11 +6,13 @@ import { telesurvKeys } from './telesurv-keys';
 export interface SetTelesurvAgencesInput {
   accountId: string;
   agences: string[];
+  /** The account's version when its agencies were read: a set changed since is refused (409), not overwritten. */
+  version?: number | undefined;
 }
 
-/** PUT /api/telesurv/{id}/agences `{ agences: [ids] }`: the whole set is replaced (§4). */
-export async function setTelesurvAgences({ accountId, agences }: SetTelesurvAgencesInput): Promise<void> {
-  assertSuccess(await apiClient.put<unknown>(`/api/telesurv/${encodeURIComponent(accountId)}/agences`, { agences }));
+/** PUT /api/telesurv/{id}/agences `{ agences: [ids], version }`: the whole set is replaced (§4). */
+export async function setTelesurvAgences({ accountId, agences, version }: SetTelesurvAgencesInput): Promise<void> {
+  assertSuccess(await apiClient.put<unknown>(`/api/telesurv/${encodeURIComponent(accountId)}/agences`, { agences, version }));
 }
 
 export function useSetTelesurvAgences() {

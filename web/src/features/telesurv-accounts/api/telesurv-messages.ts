@@ -9,4 +9,7 @@ export const TELESURV_MESSAGES = {
   noAgenceAvailable: 'Aucune agence disponible.',
   noAgenceAssigned: 'Aucune agence affectée',
   loading: 'Chargement…',
+  /** Said where the screen holds back the password and Supprimer of an account shared with other agencies. */
+  sharedOutsideScope: "Compte partagé avec d'autres agences : seul un administrateur plateforme peut changer son mot de passe ou le supprimer.",
+  sharedOutsideScopeShort: "Compte partagé avec d'autres agences",
 } as const;

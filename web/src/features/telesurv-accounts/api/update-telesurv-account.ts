@@ -5,16 +5,24 @@ import { telesurvKeys } from './telesurv-keys';
 
 export interface UpdateTelesurvInput {
   id: string;
-  /** An empty or absent password keeps the current one (docs/api-additions.md). */
-  body: { nom: string; email: string; telephone: string | null; motdepasse?: string };
+  /**
+   * An empty or absent password keeps the current one (docs/api-additions.md).
+   * `version`: the account's as listed; a stale one is refused (409).
+   */
+  body: { nom: string; email: string; telephone: string | null; motdepasse?: string; version?: number | undefined };
 }
 
-/** PUT /api/telesurv/{id} → `{ success, error }`. */
+/**
+ * PUT /api/telesurv/{id} → `{ success, error }`. A 403 is the server refusing
+ * a password reset on an account shared with other agencies (it may have
+ * become so since the list was read): its message is shown, the session stays.
+ */
 export async function updateTelesurvAccount({ id, body }: UpdateTelesurvInput): Promise<void> {
-  assertSuccess(await apiClient.put<unknown>(`/api/telesurv/${encodeURIComponent(id)}`, body));
+  assertSuccess(await apiClient.put<unknown>(`/api/telesurv/${encodeURIComponent(id)}`, body, { forbiddenIsError: true }));
 }
 
 export function useUpdateTelesurvAccount() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: updateTelesurvAccount, onSuccess: () => queryClient.invalidateQueries({ queryKey: telesurvKeys.lists() }) });
+  // Settled, not only succeeded: a refusal may mean the account is now shared, which the list then shows.
+  return useMutation({ mutationFn: updateTelesurvAccount, onSettled: () => queryClient.invalidateQueries({ queryKey: telesurvKeys.lists() }) });
 }

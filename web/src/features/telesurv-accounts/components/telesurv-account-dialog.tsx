@@ -1,6 +1,8 @@
 import { MANAGEMENT_MESSAGES, telesurvCreateBodySchema, telesurvUpdateBodySchema, type TelesurvAccount } from '@fsm/contracts';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Banner } from '../../../components/ui/banner';
+import { useEditConflict } from '../../../components/ui/conflict-notice';
 import { Dialog } from '../../../components/ui/dialog';
 import { TextField } from '../../../components/ui/text-field';
 import { useToast } from '../../../components/ui/toast';
@@ -8,12 +10,15 @@ import { errorMessage } from '../../../lib/api-client';
 import { checkForm } from '../../../lib/form-errors';
 import { NewPasswordField } from '../../users/components/password-field';
 import { useCreateTelesurvAccount } from '../api/create-telesurv-account';
+import { telesurvAccountsQuery } from '../api/get-telesurv-accounts';
 import { TELESURV_MESSAGES } from '../api/telesurv-messages';
 import { useUpdateTelesurvAccount } from '../api/update-telesurv-account';
 
 /**
  * 'Ajouter compte télésurveillance' (§2: Nom, Email, Téléphone, Mot de passe,
  * Valider / Annuler), or its edit, where an empty password keeps the current one.
+ * An account shared with agencies outside the caller's scope is edited without
+ * its password, which the server would refuse (403), and says why.
  */
 export function TelesurvAccountDialog({ account, onClose }: { account: TelesurvAccount | null; onClose: () => void }) {
   const toast = useToast();
@@ -22,25 +27,41 @@ export function TelesurvAccountDialog({ account, onClose }: { account: TelesurvA
   const [email, setEmail] = useState(account?.email ?? '');
   const [telephone, setTelephone] = useState(account?.telephone ?? '');
   const [motdepasse, setMotdepasse] = useState('');
+  const [shared, setShared] = useState(account?.partage_hors_perimetre === true);
+  // The version the values were loaded at: the save is refused (409) if the account changed since.
+  const [version, setVersion] = useState(account?.version);
   const [alert, setAlert] = useState<string | null>(null);
+  const queryClient = useQueryClient();
   const create = useCreateTelesurvAccount();
   const update = useUpdateTelesurvAccount();
   const busy = create.isPending || update.isPending;
+  const conflict = useEditConflict(
+    async () => (account ? ((await queryClient.fetchQuery({ ...telesurvAccountsQuery(), staleTime: 0 })).find((candidate) => candidate.id === account.id) ?? null) : null),
+    (fresh) => {
+      setNom(fresh.nom);
+      setEmail(fresh.email);
+      setTelephone(fresh.telephone ?? '');
+      setVersion(fresh.version);
+      setShared(fresh.partage_hors_perimetre === true);
+    },
+  );
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setAlert(null);
+    conflict.clear();
     // §5: one sentence for any missing required field.
     if (!nom.trim() || !email.trim() || (!editing && !motdepasse)) {
       setAlert(editing ? MANAGEMENT_MESSAGES.telesurvNomEmailRequired : MANAGEMENT_MESSAGES.telesurvFieldsRequired);
       return;
     }
-    const values = { nom, email, telephone, motdepasse };
+    // The field is gone for a shared account: nothing typed before it went is sent.
+    const values = { nom, email, telephone, motdepasse: shared ? '' : motdepasse };
     try {
       if (account) {
         const check = checkForm(telesurvUpdateBodySchema, values);
         if (!check.ok) return setAlert(check.first);
-        await update.mutateAsync({ id: account.id, body: check.data });
+        await update.mutateAsync({ id: account.id, body: { ...check.data, version } });
         toast.show('Compte modifié.', { tone: 'success' });
       } else {
         const check = checkForm(telesurvCreateBodySchema, values);
@@ -50,7 +71,7 @@ export function TelesurvAccountDialog({ account, onClose }: { account: TelesurvA
       }
       onClose();
     } catch (error) {
-      setAlert(errorMessage(error, editing ? TELESURV_MESSAGES.updateError : TELESURV_MESSAGES.createError));
+      if (!conflict.caught(error)) setAlert(errorMessage(error, editing ? TELESURV_MESSAGES.updateError : TELESURV_MESSAGES.createError));
     }
   };
 
@@ -60,13 +81,18 @@ export function TelesurvAccountDialog({ account, onClose }: { account: TelesurvA
         <TextField label="Nom" required value={nom} onChange={(e) => setNom(e.target.value)} autoComplete="off" />
         <TextField label="Email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="off" />
         <TextField label="Téléphone" type="tel" value={telephone} onChange={(e) => setTelephone(e.target.value)} />
-        <NewPasswordField
-          value={motdepasse}
-          onChange={setMotdepasse}
-          required={!editing}
-          hint={editing ? 'Laissez vide pour conserver le mot de passe actuel.' : undefined}
-        />
+        {shared ? (
+          <p className="muted">{TELESURV_MESSAGES.sharedOutsideScope}</p>
+        ) : (
+          <NewPasswordField
+            value={motdepasse}
+            onChange={setMotdepasse}
+            required={!editing}
+            hint={editing ? 'Laissez vide pour conserver le mot de passe actuel.' : undefined}
+          />
+        )}
         {alert ? <Banner tone="error">{alert}</Banner> : null}
+        {conflict.notice}
         <div className="dialog__actions">
           <button type="button" className="btn" onClick={onClose} disabled={busy}>
             Annuler

@@ -1,10 +1,13 @@
 import type { TelesurvAccount } from '@fsm/contracts';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Banner } from '../../../components/ui/banner';
+import { useEditConflict } from '../../../components/ui/conflict-notice';
 import { Dialog } from '../../../components/ui/dialog';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
-import { useTelesurvAgences } from '../api/get-telesurv-agences';
+import { telesurvAccountsQuery } from '../api/get-telesurv-accounts';
+import { telesurvAgencesQuery, useTelesurvAgences } from '../api/get-telesurv-agences';
 import { useSetTelesurvAgences } from '../api/set-telesurv-agences';
 import { TELESURV_MESSAGES } from '../api/telesurv-messages';
 
@@ -14,7 +17,24 @@ export function TelesurvAgencesDialog({ account, onClose }: { account: TelesurvA
   const agences = useTelesurvAgences(account.id);
   const save = useSetTelesurvAgences();
   const [checked, setChecked] = useState<Set<string> | null>(null);
+  // The account's version as listed when the dialog opened: a set changed since is refused (409).
+  const [version, setVersion] = useState(account.version);
   const [failure, setFailure] = useState<string | null>(null);
+  const queryClient = useQueryClient();
+  const conflict = useEditConflict(
+    async () => {
+      const [accounts, assignments] = await Promise.all([
+        queryClient.fetchQuery({ ...telesurvAccountsQuery(), staleTime: 0 }),
+        queryClient.fetchQuery({ ...telesurvAgencesQuery(account.id), staleTime: 0 }),
+      ]);
+      const fresh = accounts.find((candidate) => candidate.id === account.id);
+      return fresh ? { fresh, assignments } : null;
+    },
+    ({ fresh, assignments }) => {
+      setChecked(new Set(assignments.filter((a) => a.assigned).map((a) => a.id)));
+      setVersion(fresh.version);
+    },
+  );
 
   useEffect(() => {
     if (agences.data && checked === null) setChecked(new Set(agences.data.filter((a) => a.assigned).map((a) => a.id)));
@@ -23,14 +43,17 @@ export function TelesurvAgencesDialog({ account, onClose }: { account: TelesurvA
   const submit = () => {
     if (!checked || !agences.data) return;
     setFailure(null);
+    conflict.clear();
     save.mutate(
-      { accountId: account.id, agences: agences.data.filter((a) => checked.has(a.id)).map((a) => a.id) },
+      { accountId: account.id, agences: agences.data.filter((a) => checked.has(a.id)).map((a) => a.id), version },
       {
         onSuccess: () => {
           toast.show('Agences affectées.', { tone: 'success' });
           onClose();
         },
-        onError: (error) => setFailure(errorMessage(error, TELESURV_MESSAGES.assignError)),
+        onError: (error) => {
+          if (!conflict.caught(error)) setFailure(errorMessage(error, TELESURV_MESSAGES.assignError));
+        },
       },
     );
   };
@@ -71,6 +94,7 @@ export function TelesurvAgencesDialog({ account, onClose }: { account: TelesurvA
         </fieldset>
       )}
       {failure ? <Banner tone="error">{failure}</Banner> : null}
+      {conflict.notice}
       <div className="dialog__actions">
         <button type="button" className="btn" onClick={onClose} disabled={save.isPending}>
           Annuler

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { makeTelesurvAccount, MIDS } from '../../../testing/management';
+import { getSession } from '../../../lib/session';
 import { jsonResponse, makeUser, mockApi, renderApp, sentBody, signIn, type RecordedRequest } from '../../../testing/render-app';
 import { renderScreen } from '../../../testing/render-screen';
 import { TelesurvScreen } from './telesurv-screen';
@@ -117,6 +118,57 @@ describe('Comptes télésurveillance screen', () => {
     expect(sentBody(mock.calls('PUT /api/telesurv/:id/agences')[0])).toEqual({ agences: [MIDS.agence2] });
   });
 
+  it('assigns agencies on the version the account was listed at, keeps the ticks on a conflict and reloads them on request', async () => {
+    editor();
+    const CONFLICT = 'Ces données ont été modifiées entre-temps par quelqu’un d’autre. Rechargez la page puis réessayez.';
+    let accounts = [{ ...CENTRALE, version: 6 }];
+    let assignments = AGENCES;
+    const mock = mockApi({
+      'GET /api/telesurv': () => accounts,
+      'GET /api/telesurv/:id/agences': () => assignments,
+      'PUT /api/telesurv/:id/agences': (req: RecordedRequest) =>
+        (sentBody(req) as { version?: number }).version === 7 ? { success: true } : jsonResponse(409, { success: false, error: CONFLICT, code: 'CONFLICT' }),
+    });
+    const app = renderApp('/telesurv');
+    await app.user.click(await screen.findByRole('button', { name: 'Affecter Centrale Sud aux agences' }));
+    const dialog = screen.getByRole('dialog', { name: 'Affecter aux agences' });
+    const grenoble = (await within(dialog).findByRole('checkbox', { name: 'Agence Grenoble' })) as HTMLInputElement;
+    // Somebody else takes Lyon off the account meanwhile.
+    accounts = [{ ...CENTRALE, agences_count: 0, version: 7 }];
+    assignments = AGENCES.map((agence) => ({ ...agence, assigned: false }));
+    await app.user.click(grenoble);
+    await app.user.click(within(dialog).getByRole('button', { name: 'Valider' }));
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert.textContent).toContain(CONFLICT);
+    expect(sentBody(mock.calls('PUT /api/telesurv/:id/agences')[0])).toEqual({ agences: [MIDS.agence2, MIDS.agence], version: 6 });
+    expect((within(dialog).getByRole('checkbox', { name: 'Agence Grenoble' }) as HTMLInputElement).checked).toBe(true);
+    await app.user.click(within(alert).getByRole('button', { name: 'Recharger la fiche' }));
+    await waitFor(() => expect((within(dialog).getByRole('checkbox', { name: 'Agence Lyon' }) as HTMLInputElement).checked).toBe(false));
+    expect((within(dialog).getByRole('checkbox', { name: 'Agence Grenoble' }) as HTMLInputElement).checked).toBe(false);
+    await app.user.click(within(dialog).getByRole('checkbox', { name: 'Agence Grenoble' }));
+    await app.user.click(within(dialog).getByRole('button', { name: 'Valider' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sentBody(mock.calls('PUT /api/telesurv/:id/agences')[1])).toEqual({ agences: [MIDS.agence2], version: 7 });
+  });
+
+  it('edits an account on the version it was listed at and keeps what was typed on a conflict', async () => {
+    editor();
+    const CONFLICT = 'Ces données ont été modifiées entre-temps par quelqu’un d’autre. Rechargez la page puis réessayez.';
+    const mock = mockApi({
+      'GET /api/telesurv': [{ ...CENTRALE, version: 2 }],
+      'PUT /api/telesurv/:id': () => jsonResponse(409, { success: false, error: CONFLICT, code: 'CONFLICT' }),
+    });
+    const app = renderApp('/telesurv');
+    await app.user.click(await screen.findByRole('button', { name: 'Modifier Centrale Sud' }));
+    const dialog = screen.getByRole('dialog', { name: 'Modifier compte télésurveillance' });
+    await app.user.clear(within(dialog).getByLabelText('Téléphone'));
+    await app.user.type(within(dialog).getByLabelText('Téléphone'), '04 99 99 99 99');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Valider' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toContain(CONFLICT);
+    expect(sentBody(mock.calls('PUT /api/telesurv/:id')[0])).toMatchObject({ telephone: '04 99 99 99 99', version: 2 });
+    expect((within(dialog).getByLabelText('Téléphone') as HTMLInputElement).value).toBe('04 99 99 99 99');
+  });
+
   it("says 'Aucune agence disponible.', 'Erreur chargement agences' and 'Erreur affectation'", async () => {
     editor();
     let agences: unknown = [];
@@ -148,6 +200,88 @@ describe('Comptes télésurveillance screen', () => {
     await app.user.click(within(dialog).getByRole('button', { name: 'Supprimer' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe('Erreur suppression');
     expect(mock.calls('DELETE /api/telesurv/:id')).toHaveLength(1);
+  });
+
+  describe('an account also assigned to agencies outside the caller’s scope (partage_hors_perimetre)', () => {
+    const agencyAdmin = () => signIn(makeUser({ role: 'admin', permissions: ['telesurveillance.edit'] }));
+    const NOTE = "Compte partagé avec d'autres agences : seul un administrateur plateforme peut changer son mot de passe ou le supprimer.";
+    const REFUSED = "Ce compte télésurveillance est aussi affecté à une agence qui n'est pas la vôtre : seul un administrateur plateforme peut changer son mot de passe ou le supprimer.";
+    const SHARED = { ...CENTRALE, partage_hors_perimetre: true };
+
+    it('is not offered for deletion, and its edit has no password field; the screen says why', async () => {
+      agencyAdmin();
+      const mock = mockApi({ 'GET /api/telesurv': [SHARED, { ...NORD, partage_hors_perimetre: false }], 'PUT /api/telesurv/:id': { success: true } });
+      const app = renderApp('/telesurv');
+      await screen.findByRole('rowheader', { name: 'Centrale Sud' });
+      expect(screen.queryByRole('button', { name: 'Supprimer Centrale Sud' })).toBeNull();
+      expect(screen.getByRole('button', { name: 'Supprimer Veille Nord' })).toBeTruthy();
+      expect(within(screen.getByRole('row', { name: /Centrale Sud/ })).getByText("Compte partagé avec d'autres agences")).toBeTruthy();
+      expect(screen.getByText(NOTE)).toBeTruthy();
+      // Name, e-mail and phone stay editable: the server allows them.
+      await app.user.click(screen.getByRole('button', { name: 'Modifier Centrale Sud' }));
+      const dialog = screen.getByRole('dialog', { name: 'Modifier compte télésurveillance' });
+      expect(within(dialog).queryByLabelText('Mot de passe')).toBeNull();
+      expect(within(dialog).getByText(NOTE)).toBeTruthy();
+      await app.user.clear(within(dialog).getByLabelText('Téléphone'));
+      await app.user.type(within(dialog).getByLabelText('Téléphone'), '04 11 11 11 11');
+      await app.user.click(within(dialog).getByRole('button', { name: 'Valider' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+      expect(sentBody(mock.calls('PUT /api/telesurv/:id')[0])).toEqual({ nom: 'Centrale Sud', email: 'centrale@example.fr', telephone: '04 11 11 11 11' });
+    });
+
+    it('offers both when the flag is false or absent (admin_plus, an older server)', async () => {
+      editor();
+      mockApi({ 'GET /api/telesurv': [{ ...CENTRALE, partage_hors_perimetre: false }, NORD] });
+      const app = renderApp('/telesurv');
+      expect(await screen.findByRole('button', { name: 'Supprimer Centrale Sud' })).toBeTruthy();
+      expect(screen.getByRole('button', { name: 'Supprimer Veille Nord' })).toBeTruthy();
+      expect(screen.queryByText(NOTE)).toBeNull();
+      await app.user.click(screen.getByRole('button', { name: 'Modifier Veille Nord' }));
+      expect(within(screen.getByRole('dialog')).getByLabelText('Mot de passe')).toBeTruthy();
+    });
+
+    it('shows the server’s refusal of a password reset in the dialog and keeps the user signed in', async () => {
+      agencyAdmin();
+      // Shared since the list was read: the server refuses the reset.
+      let listed = [CENTRALE];
+      const mock = mockApi({
+        'GET /api/telesurv': () => listed,
+        'PUT /api/telesurv/:id': () => {
+          listed = [SHARED];
+          return jsonResponse(403, { success: false, error: REFUSED, code: 'FORBIDDEN' });
+        },
+      });
+      const app = renderApp('/telesurv');
+      await app.user.click(await screen.findByRole('button', { name: 'Modifier Centrale Sud' }));
+      const dialog = screen.getByRole('dialog', { name: 'Modifier compte télésurveillance' });
+      await app.user.type(within(dialog).getByLabelText('Mot de passe'), 'Pivot-2026!x');
+      await app.user.click(within(dialog).getByRole('button', { name: 'Valider' }));
+      expect((await within(dialog).findByRole('alert')).textContent).toBe(REFUSED);
+      expect(sentBody(mock.calls('PUT /api/telesurv/:id')[0])).toMatchObject({ motdepasse: 'Pivot-2026!x' });
+      expect(getSession()).not.toBeNull();
+      expect(screen.getByRole('dialog', { name: 'Modifier compte télésurveillance' })).toBeTruthy();
+      // The list is read again, and the row now holds back Supprimer.
+      await waitFor(() => expect(screen.queryByRole('button', { name: 'Supprimer Centrale Sud' })).toBeNull());
+    });
+
+    it('shows the server’s refusal of a deletion in the confirmation and keeps the user signed in', async () => {
+      agencyAdmin();
+      let listed = [CENTRALE];
+      mockApi({
+        'GET /api/telesurv': () => listed,
+        'DELETE /api/telesurv/:id': () => {
+          listed = [SHARED];
+          return jsonResponse(403, { success: false, error: REFUSED, code: 'FORBIDDEN' });
+        },
+      });
+      const app = renderApp('/telesurv');
+      await app.user.click(await screen.findByRole('button', { name: 'Supprimer Centrale Sud' }));
+      const dialog = screen.getByRole('dialog', { name: 'Supprimer le compte' });
+      await app.user.click(within(dialog).getByRole('button', { name: 'Supprimer' }));
+      expect((await within(dialog).findByRole('alert')).textContent).toBe(REFUSED);
+      expect(getSession()).not.toBeNull();
+      await waitFor(() => expect(screen.queryByRole('button', { name: 'Supprimer Centrale Sud' })).toBeNull());
+    });
   });
 
   it('hides the add button without telesurveillance.edit', async () => {

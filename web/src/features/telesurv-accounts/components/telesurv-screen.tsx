@@ -17,7 +17,9 @@ import { TelesurvAgencesDialog } from './telesurv-agences-dialog';
 /**
  * /telesurv (management §2): remote-surveillance accounts with their count of
  * agencies (hover for the names), edit, agency assignment and delete. The add
- * button needs telesurveillance.edit.
+ * button needs telesurveillance.edit. An account shared with agencies outside
+ * the caller's scope (partage_hors_perimetre) is not offered for deletion: the
+ * server refuses it to all but admin_plus, and the screen says so.
  */
 export function TelesurvScreen() {
   useDocumentTitle('Comptes télésurveillance');
@@ -31,6 +33,7 @@ export function TelesurvScreen() {
   const [deleting, setDeleting] = useState<TelesurvAccount | null>(null);
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const columns = canEdit ? 5 : 4;
+  const anyShared = canEdit && (accounts.data ?? []).some((account) => account.partage_hors_perimetre === true);
 
   const confirmDelete = () => {
     if (!deleting) return;
@@ -55,6 +58,7 @@ export function TelesurvScreen() {
         ) : null}
       </div>
       {accounts.isError ? <Banner tone="error">{errorMessage(accounts.error, TELESURV_MESSAGES.loadError)}</Banner> : null}
+      {anyShared ? <p className="muted">{TELESURV_MESSAGES.sharedOutsideScope}</p> : null}
       <div className="table-wrap">
         <table className="data-table">
           <caption className="visually-hidden">Comptes télésurveillance</caption>
@@ -94,17 +98,21 @@ export function TelesurvScreen() {
                         <button type="button" className="btn btn--small" onClick={() => setAssigning(account)} aria-label={`Affecter ${account.nom} aux agences`}>
                           Affecter aux agences
                         </button>
-                        <button
-                          type="button"
-                          className="btn btn--small btn--danger-ghost"
-                          onClick={() => {
-                            setDeleteError(null);
-                            setDeleting(account);
-                          }}
-                          aria-label={`Supprimer ${account.nom}`}
-                        >
-                          Supprimer
-                        </button>
+                        {account.partage_hors_perimetre === true ? (
+                          <span className="muted">{TELESURV_MESSAGES.sharedOutsideScopeShort}</span>
+                        ) : (
+                          <button
+                            type="button"
+                            className="btn btn--small btn--danger-ghost"
+                            onClick={() => {
+                              setDeleteError(null);
+                              setDeleting(account);
+                            }}
+                            aria-label={`Supprimer ${account.nom}`}
+                          >
+                            Supprimer
+                          </button>
+                        )}
                       </div>
                     </td>
                   ) : null}

@@ -3,9 +3,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { templateKeys } from './template-keys';
 
-/** POST /api/templates `{ name, content_html, css }` → `{ id }`: the new template becomes a saved one (§4). */
-export async function createTemplate(body: TemplateBody): Promise<string> {
-  return managementCreatedResponseSchema.parse(await apiClient.post<unknown>('/api/templates', body)).id;
+/** POST /api/templates `{ name, content_html, css }` → `{ id, version }`: the new template becomes a saved one (§4). */
+export async function createTemplate(body: TemplateBody): Promise<{ id: string; version?: number | undefined }> {
+  return managementCreatedResponseSchema.parse(await apiClient.post<unknown>('/api/templates', body));
 }
 
 export function useCreateTemplate() {

@@ -1,11 +1,12 @@
-import { templateSchema, type Template, type TemplateBody } from '@fsm/contracts';
+import { templateSchema, type EditVersion, type Template, type TemplateBody } from '@fsm/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { templateKeys } from './template-keys';
 
 export interface UpdateTemplateInput {
   id: string;
-  body: TemplateBody;
+  /** With the `version` the template was loaded or last saved at: a stale one is refused with 409. */
+  body: TemplateBody & EditVersion;
 }
 
 /** PUT /api/templates/{id} → the template as stored (what the server's sanitiser kept). */

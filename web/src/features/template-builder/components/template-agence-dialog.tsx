@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Dialog } from '../../../components/ui/dialog';
 import { useToast } from '../../../components/ui/toast';
+import { editConflictMessage, isEditConflict } from '../../../lib/edit-conflict';
 import { agenceErrorMessage } from '../../agences/api/agence-errors';
 import { useAgences } from '../../agences/api/get-agences';
 import { useUpdateAgence } from '../../agences/api/update-agence';
@@ -33,12 +34,18 @@ export function TemplateAgenceDialog({
   const setTemplate = (agence: Agence, assign: boolean) => {
     setFailure(null);
     setPendingId(agence.id);
+    // The whole agency as listed, its version included: a change made since is refused, not overwritten.
     const { id, ...fields } = agence;
     update.mutate(
       { id, body: { ...fields, id_template: assign ? templateId : null } },
       {
         onSuccess: () => toast.show(assign ? `Modèle affecté à ${agence.nom}.` : `Modèle retiré de ${agence.nom}.`, { tone: 'success' }),
-        onError: (error) => setFailure(agenceErrorMessage(error, TEMPLATE_MESSAGES.saveError)),
+        onError: (error) => {
+          if (!isEditConflict(error)) return setFailure(agenceErrorMessage(error, TEMPLATE_MESSAGES.saveError));
+          // The list shows the agencies as they are now; the choice can be made again on them.
+          setFailure(editConflictMessage(error));
+          void agences.refetch();
+        },
         onSettled: () => setPendingId(null),
       },
     );

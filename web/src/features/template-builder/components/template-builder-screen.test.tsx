@@ -109,6 +109,40 @@ describe('Template builder', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('Erreur lors de la sauvegarde');
   });
 
+  it('saves on the version it loaded, then on the one each save answers; a conflict keeps what was typed until the template is reloaded', async () => {
+    manager();
+    const CONFLICT = 'Ces données ont été modifiées entre-temps par quelqu’un d’autre. Rechargez la page puis réessayez.';
+    let listed = [{ ...STANDARD, version: 2 }, COURT];
+    const mock = api({
+      'GET /api/templates': () => listed,
+      'PUT /api/templates/:id': (req: RecordedRequest) => {
+        const body = sentBody(req) as { version?: number };
+        const current = listed[0]!.version ?? 0;
+        return body.version === current ? { ...listed[0], ...body, version: current + 1 } : jsonResponse(409, { error: CONFLICT, code: 'CONFLICT' });
+      },
+    });
+    const app = await open();
+    await waitFor(() => expect((screen.getByLabelText('Nom du modèle') as HTMLInputElement).value).toBe('Rapport standard'));
+    await app.user.click(screen.getByRole('button', { name: 'Sauvegarder' }));
+    await waitFor(() => expect(mock.calls('PUT /api/templates/:id')).toHaveLength(1));
+    expect(sentBody(mock.calls('PUT /api/templates/:id')[0])).toMatchObject({ version: 2 });
+    // Somebody else saves it meanwhile (the list was not reloaded here).
+    listed = [{ ...STANDARD, name: 'Rapport standard v2', version: 5 }, COURT];
+    const name = screen.getByLabelText('Nom du modèle');
+    await app.user.clear(name);
+    await app.user.type(name, 'Rapport maison');
+    await app.user.click(screen.getByRole('button', { name: 'Sauvegarder' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(CONFLICT);
+    expect(sentBody(mock.calls('PUT /api/templates/:id')[1])).toMatchObject({ name: 'Rapport maison', version: 3 });
+    expect((screen.getByLabelText('Nom du modèle') as HTMLInputElement).value).toBe('Rapport maison');
+    await app.user.click(within(alert).getByRole('button', { name: 'Recharger la fiche' }));
+    await waitFor(() => expect((screen.getByLabelText('Nom du modèle') as HTMLInputElement).value).toBe('Rapport standard v2'));
+    await app.user.click(screen.getByRole('button', { name: 'Sauvegarder' }));
+    await waitFor(() => expect(mock.calls('PUT /api/templates/:id')).toHaveLength(3));
+    expect(sentBody(mock.calls('PUT /api/templates/:id')[2])).toMatchObject({ name: 'Rapport standard v2', version: 5 });
+  });
+
   it('asks before deleting and shows why it was refused', async () => {
     manager();
     const mock = api({ 'DELETE /api/templates/:id': () => jsonResponse(409, { success: false, error: 'Impossible de supprimer ce modèle : il est affecté à une agence.' }) });
@@ -149,6 +183,27 @@ describe('Template builder', () => {
     await app.user.click(within(dialog).getByRole('button', { name: 'Retirer le modèle de Agence Grenoble' }));
     await waitFor(() => expect(mock.calls('PUT /api/agences/:id')).toHaveLength(2));
     expect(sentBody(mock.calls('PUT /api/agences/:id')[1])).toMatchObject({ nom: 'Agence Grenoble', id_template: null });
+  });
+
+  it('assigns with the agency as listed, its version included, and shows the agencies as they are now when one changed meanwhile', async () => {
+    manager();
+    const CONFLICT = 'Ces données ont été modifiées entre-temps par quelqu’un d’autre. Rechargez la page puis réessayez.';
+    let agences = [makeAgence({ version: 3 })];
+    const mock = api({
+      'GET /api/agences': () => agences,
+      'PUT /api/agences/:id': () => {
+        agences = [makeAgence({ id_template: MIDS.template2, version: 4 })];
+        return jsonResponse(409, { error: CONFLICT, code: 'CONFLICT' });
+      },
+    });
+    const app = await open();
+    await waitFor(() => expect((screen.getByLabelText('Nom du modèle') as HTMLInputElement).value).toBe('Rapport standard'));
+    await app.user.click(screen.getByRole('button', { name: 'Agence' }));
+    const dialog = screen.getByRole('dialog', { name: 'Affecter le modèle à une agence' });
+    await app.user.click(await within(dialog).findByRole('button', { name: 'Affecter le modèle à Agence Lyon' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(CONFLICT);
+    expect(sentBody(mock.calls('PUT /api/agences/:id')[0])).toMatchObject({ id_template: MIDS.template, version: 3 });
+    expect(await within(dialog).findByText('Utilise : Rapport court')).toBeTruthy();
   });
 
   it("says 'Erreur lors du chargement des agences'", async () => {

@@ -1,8 +1,10 @@
 import { MANAGEMENT_MESSAGES, hasPermission, templateCopyName, unknownTemplateVariables, type Template } from '@fsm/contracts';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useCurrentUser } from '../../../app/guards';
 import { Banner } from '../../../components/ui/banner';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { useEditConflict } from '../../../components/ui/conflict-notice';
 import { TextField } from '../../../components/ui/text-field';
 import { TextareaField } from '../../../components/ui/textarea-field';
 import { useToast } from '../../../components/ui/toast';
@@ -10,7 +12,7 @@ import { errorMessage } from '../../../lib/api-client';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useCreateTemplate } from '../api/create-template';
 import { useDeleteTemplate } from '../api/delete-template';
-import { useTemplates } from '../api/get-templates';
+import { templatesQuery, useTemplates } from '../api/get-templates';
 import { TEMPLATE_MESSAGES } from '../api/template-messages';
 import { useUpdateTemplate } from '../api/update-template';
 import { TemplateAgenceDialog } from './template-agence-dialog';
@@ -25,6 +27,8 @@ interface Draft {
   name: string;
   content_html: string;
   css: string;
+  /** The version it was loaded or last saved at: a save on an older one is refused (409). */
+  version?: number | undefined;
 }
 
 const NEW_DRAFT: Draft = { id: null, name: '', content_html: '', css: '' };
@@ -77,14 +81,21 @@ export function TemplateBuilderScreen() {
   const [dialog, setDialog] = useState<'agence' | 'preview' | 'delete' | null>(null);
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const selectedOnce = useRef(false);
+  const queryClient = useQueryClient();
 
   const editor = useTemplateEditor({ editable: canManage, onChange: (html) => setDraft((d) => ({ ...d, content_html: html })) });
 
   const load = (next: Draft) => {
     setDraft(next);
     setAlert(null);
+    conflict.clear();
     editor?.commands.setContent(next.content_html, { emitUpdate: false });
   };
+
+  const conflict = useEditConflict(
+    async () => (draft.id ? ((await queryClient.fetchQuery({ ...templatesQuery(), staleTime: 0 })).find((candidate) => candidate.id === draft.id) ?? null) : null),
+    (fresh) => load({ ...fresh }),
+  );
 
   // Open the first template once the list arrives (read-only users have nothing else to do).
   useEffect(() => {
@@ -101,6 +112,7 @@ export function TemplateBuilderScreen() {
 
   const save = async () => {
     setAlert(null);
+    conflict.clear();
     const name = draft.name.trim();
     if (!name || isBlankHtml(draft.content_html)) {
       setAlert(MANAGEMENT_MESSAGES.templateFieldsRequired);
@@ -109,22 +121,23 @@ export function TemplateBuilderScreen() {
     const body = { name, content_html: draft.content_html, css: draft.css };
     try {
       if (draft.id) {
-        const stored: Template = await update.mutateAsync({ id: draft.id, body });
+        const stored: Template = await update.mutateAsync({ id: draft.id, body: { ...body, version: draft.version } });
         // Show what the server's sanitiser kept.
         if (stored.content_html !== draft.content_html) load({ ...stored });
-        else setDraft((d) => ({ ...d, name: stored.name }));
+        else setDraft((d) => ({ ...d, name: stored.name, version: stored.version }));
       } else {
-        const id = await create.mutateAsync(body);
-        setDraft((d) => ({ ...d, id, name }));
+        const created = await create.mutateAsync(body);
+        setDraft((d) => ({ ...d, id: created.id, name, version: created.version }));
       }
       toast.show('Modèle enregistré.', { tone: 'success' });
     } catch (error) {
-      setAlert(errorMessage(error, TEMPLATE_MESSAGES.saveError));
+      // On a conflict the editor keeps what was typed until the template is reloaded.
+      if (!conflict.caught(error)) setAlert(errorMessage(error, TEMPLATE_MESSAGES.saveError));
     }
   };
 
   const duplicate = () => {
-    setDraft((d) => ({ ...d, id: null, name: templateCopyName(d.name) }));
+    setDraft((d) => ({ ...d, id: null, version: undefined, name: templateCopyName(d.name) }));
     setAlert(null);
     toast.show('Copie créée : pensez à la sauvegarder.', { tone: 'info' });
   };
@@ -187,6 +200,7 @@ export function TemplateBuilderScreen() {
             <TextareaField label="CSS" hint="Conservé avec le modèle ; le rapport PDF n'applique pas ces styles." value={draft.css} readOnly={!canManage} rows={5} onChange={(e) => setDraft((d) => ({ ...d, css: e.target.value }))} />
           </details>
           {alert ? <Banner tone="error">{alert}</Banner> : null}
+          {conflict.notice}
           <div className="cluster builder__actions">
             {canManage ? (
               <>

@@ -1,12 +1,12 @@
-import { userPermissionsResponseSchema } from '@fsm/contracts';
+import { userPermissionsResponseSchema, type UserPermissionsResponse } from '@fsm/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { userKeys } from './user-keys';
 
-/** GET /api/utilisateurs/{id}/permissions → the user's slugs. */
-export async function getUserPermissions(userId: string, signal?: AbortSignal): Promise<string[]> {
+/** GET /api/utilisateurs/{id}/permissions → the user's slugs, and the user's version (sent back with the save). */
+export async function getUserPermissions(userId: string, signal?: AbortSignal): Promise<UserPermissionsResponse> {
   const answer = await apiClient.get<unknown>(`/api/utilisateurs/${encodeURIComponent(userId)}/permissions`, { signal });
-  return userPermissionsResponseSchema.parse(answer).permissions;
+  return userPermissionsResponseSchema.parse(answer);
 }
 
 export const userPermissionsQuery = (userId: string) =>

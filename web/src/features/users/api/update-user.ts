@@ -14,6 +14,8 @@ export interface UpdateUserInput {
     agence_id?: string;
     /** Empty or absent keeps the password. */
     motdepasse?: string;
+    /** The version the row was loaded at: a user changed since is refused (409), not overwritten. */
+    version?: number | undefined;
   };
 }
 

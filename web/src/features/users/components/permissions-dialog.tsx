@@ -1,12 +1,14 @@
 import { canGrantPermission, groupPermissionsByPrefix, hasPermission, isPermissionSlug, type User } from '@fsm/contracts';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useCurrentUser } from '../../../app/guards';
 import { Banner } from '../../../components/ui/banner';
+import { useEditConflict } from '../../../components/ui/conflict-notice';
 import { Dialog } from '../../../components/ui/dialog';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { usePermissionsCatalog } from '../api/get-permissions-catalog';
-import { useUserPermissions } from '../api/get-user-permissions';
+import { userPermissionsQuery, useUserPermissions } from '../api/get-user-permissions';
 import { useSetUserPermissions } from '../api/set-user-permissions';
 import { USER_MESSAGES } from '../api/user-messages';
 
@@ -23,11 +25,24 @@ export function PermissionsDialog({ target, onClose }: { target: User; onClose: 
   const catalog = usePermissionsCatalog();
   const current = useUserPermissions(target.id);
   const save = useSetUserPermissions();
+  const queryClient = useQueryClient();
   const [selected, setSelected] = useState<Set<string> | null>(null);
+  // The version the ticked set was read at: the save is refused (409) if the set changed since.
+  const [version, setVersion] = useState<number | undefined>(undefined);
   const [failure, setFailure] = useState<string | null>(null);
+  const conflict = useEditConflict(
+    () => queryClient.fetchQuery({ ...userPermissionsQuery(target.id), staleTime: 0 }),
+    (fresh) => {
+      setSelected(new Set(fresh.permissions));
+      setVersion(fresh.version);
+    },
+  );
 
   useEffect(() => {
-    if (current.data && selected === null) setSelected(new Set(current.data));
+    if (current.data && selected === null) {
+      setSelected(new Set(current.data.permissions));
+      setVersion(current.data.version);
+    }
   }, [current.data, selected]);
 
   const grantable = (slug: string) => canEdit && isPermissionSlug(slug) && canGrantPermission(me, slug);
@@ -42,18 +57,21 @@ export function PermissionsDialog({ target, onClose }: { target: User; onClose: 
   const submit = () => {
     if (!selected || !catalog.data) return;
     setFailure(null);
+    conflict.clear();
     // Catalogue order, so the saved list reads like the modal.
     const permissions = catalog.data.map((entry) => entry.slug).filter((slug) => selected.has(slug));
     // Slugs the catalogue no longer lists stay as they were.
     const unknown = [...selected].filter((slug) => !catalog.data.some((entry) => entry.slug === slug));
     save.mutate(
-      { userId: target.id, permissions: [...permissions, ...unknown] },
+      { userId: target.id, permissions: [...permissions, ...unknown], version },
       {
         onSuccess: () => {
           toast.show('Permissions enregistrées.', { tone: 'success' });
           onClose();
         },
-        onError: (error) => setFailure(errorMessage(error, USER_MESSAGES.permissionsSaveError)),
+        onError: (error) => {
+          if (!conflict.caught(error)) setFailure(errorMessage(error, USER_MESSAGES.permissionsSaveError));
+        },
       },
     );
   };
@@ -93,6 +111,7 @@ export function PermissionsDialog({ target, onClose }: { target: User; onClose: 
         </div>
       )}
       {failure ? <Banner tone="error">{failure}</Banner> : null}
+      {conflict.notice}
       <div className="dialog__actions">
         <button type="button" className="btn" onClick={onClose} disabled={save.isPending}>
           {canEdit ? 'Annuler' : 'Fermer'}

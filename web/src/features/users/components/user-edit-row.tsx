@@ -1,10 +1,13 @@
 import type { User } from '@fsm/contracts';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useCurrentUser } from '../../../app/guards';
 import { useToast } from '../../../components/ui/toast';
+import { useEditConflict } from '../../../components/ui/conflict-notice';
 import { errorMessage } from '../../../lib/api-client';
 import { checkForm, type FieldErrors } from '../../../lib/form-errors';
 import { useUserAgences } from '../api/get-user-agences';
+import { usersQuery } from '../api/get-users';
 import { useUpdateUser } from '../api/update-user';
 import { USER_MESSAGES } from '../api/user-messages';
 import { picksAgence, roleOptions, userFieldsCheck, userFormValues, withoutAgenceUnlessPicked, type UserFormValues } from './user-form';
@@ -33,15 +36,27 @@ export function UserEditRow({ user, onDone }: { user: User; onDone: () => void }
   const withAgence = picksAgence(me);
   const agences = useUserAgences(withAgence);
   const roles = roleOptions(me, user.role);
+  const queryClient = useQueryClient();
   const [values, setValues] = useState<UserFormValues>(userFormValues(user, { role: user.role, agence_id: '' }));
+  // The version of the row when the edit began (the list may refresh meanwhile): the save is refused (409) if it changed since.
+  const [version, setVersion] = useState(user.version);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const update = useUpdateUser();
+  const conflict = useEditConflict(
+    async () => (await queryClient.fetchQuery({ ...usersQuery(), staleTime: 0 })).find((candidate) => candidate.id === user.id) ?? null,
+    (fresh) => {
+      setValues(userFormValues(fresh, { role: fresh.role, agence_id: '' }));
+      setVersion(fresh.version);
+      setErrors({});
+    },
+  );
 
   const set = (key: keyof UserFormValues) => (event: { target: { value: string } }) => setValues((v) => ({ ...v, [key]: event.target.value }));
 
   const save = async () => {
     setFailure(null);
+    conflict.clear();
     const check = checkForm(userFieldsCheck(me), withoutAgenceUnlessPicked(me, values));
     if (!check.ok) {
       setErrors(check.errors);
@@ -49,11 +64,11 @@ export function UserEditRow({ user, onDone }: { user: User; onDone: () => void }
     }
     setErrors({});
     try {
-      await update.mutateAsync({ id: user.id, body: check.data });
+      await update.mutateAsync({ id: user.id, body: { ...check.data, version } });
       toast.show('Utilisateur modifié.', { tone: 'success' });
       onDone();
     } catch (error) {
-      setFailure(errorMessage(error, USER_MESSAGES.saveError));
+      if (!conflict.caught(error)) setFailure(errorMessage(error, USER_MESSAGES.saveError));
     }
   };
 
@@ -120,6 +135,7 @@ export function UserEditRow({ user, onDone }: { user: User; onDone: () => void }
             {failure}
           </p>
         ) : null}
+        {conflict.notice}
       </td>
     </tr>
   );

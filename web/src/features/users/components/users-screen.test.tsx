@@ -112,6 +112,63 @@ describe('Utilisateurs screen', () => {
     await waitFor(() => expect(screen.queryByRole('textbox', { name: 'Nom' })).toBeNull());
   });
 
+  it('saves a row on the version it was loaded at; on a conflict keeps what was typed and reloads the row on request', async () => {
+    admin();
+    const CONFLICT = 'Ces données ont été modifiées entre-temps par quelqu’un d’autre. Rechargez la page puis réessayez.';
+    let listed = [{ ...LUCIE, version: 2 }];
+    const mock = mockApi({
+      'GET /api/utilisateurs': () => listed,
+      'PUT /api/utilisateurs/:id': () => jsonResponse(409, { error: CONFLICT, code: 'CONFLICT' }),
+    });
+    const app = renderApp('/users');
+    await app.user.click(await screen.findByRole('button', { name: 'Modifier Lucie Petit' }));
+    // Somebody else changes her e-mail meanwhile.
+    listed = [{ ...LUCIE, email: 'lucie.petit@exemple.com', version: 3 }];
+    const phone = screen.getByRole('textbox', { name: 'Téléphone' });
+    await app.user.clear(phone);
+    await app.user.type(phone, '07 00 00 00 00');
+    await app.user.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(CONFLICT);
+    expect(sentBody(mock.calls('PUT /api/utilisateurs/:id')[0])).toMatchObject({ telephone: '07 00 00 00 00', version: 2 });
+    expect((screen.getByRole('textbox', { name: 'Téléphone' }) as HTMLInputElement).value).toBe('07 00 00 00 00');
+    await app.user.click(within(alert).getByRole('button', { name: 'Recharger la fiche' }));
+    await waitFor(() => expect((screen.getByRole('textbox', { name: 'Email' }) as HTMLInputElement).value).toBe('lucie.petit@exemple.com'));
+    expect((screen.getByRole('textbox', { name: 'Téléphone' }) as HTMLInputElement).value).toBe(LUCIE.telephone);
+    await app.user.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    await waitFor(() => expect(mock.calls('PUT /api/utilisateurs/:id')).toHaveLength(2));
+    expect(sentBody(mock.calls('PUT /api/utilisateurs/:id')[1])).toMatchObject({ email: 'lucie.petit@exemple.com', version: 3 });
+  });
+
+  it('saves a permission set on the version it was read at and keeps the ticks on a conflict', async () => {
+    admin();
+    const CONFLICT = 'Ces données ont été modifiées entre-temps par quelqu’un d’autre. Rechargez la page puis réessayez.';
+    let current = { permissions: ['clients.view'], version: 4 };
+    const mock = mockApi({
+      'GET /api/utilisateurs': [LUCIE],
+      'GET /api/utilisateurs/permissions-catalog': CATALOG,
+      'GET /api/utilisateurs/:id/permissions': () => current,
+      'PUT /api/utilisateurs/:id/permissions': () => jsonResponse(409, { success: false, error: CONFLICT, code: 'CONFLICT' }),
+    });
+    const app = renderApp('/users');
+    await app.user.click(await screen.findByRole('button', { name: 'Permissions de Lucie Petit' }));
+    const dialog = screen.getByRole('dialog', { name: 'Permissions de Lucie Petit' });
+    const voir = (await within(dialog).findByRole('checkbox', { name: /Voir les clients/ })) as HTMLInputElement;
+    current = { permissions: ['clients.view', 'superviseur'], version: 5 };
+    await app.user.click(voir);
+    await app.user.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert.textContent).toContain(CONFLICT);
+    expect(sentBody(mock.calls('PUT /api/utilisateurs/:id/permissions')[0])).toEqual({ permissions: [], version: 4 });
+    expect((within(dialog).getByRole('checkbox', { name: /Voir les clients/ }) as HTMLInputElement).checked).toBe(false);
+    await app.user.click(within(alert).getByRole('button', { name: 'Recharger la fiche' }));
+    await waitFor(() => expect((within(dialog).getByRole('checkbox', { name: /Superviseur/ }) as HTMLInputElement).checked).toBe(true));
+    expect((within(dialog).getByRole('checkbox', { name: /Voir les clients/ }) as HTMLInputElement).checked).toBe(true);
+    await app.user.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    await waitFor(() => expect(mock.calls('PUT /api/utilisateurs/:id/permissions')).toHaveLength(2));
+    expect(sentBody(mock.calls('PUT /api/utilisateurs/:id/permissions')[1])).toEqual({ permissions: ['clients.view', 'superviseur'], version: 5 });
+  });
+
   it('lets an agency admin manage technicians only', async () => {
     admin();
     mockApi({ 'GET /api/utilisateurs': [LUCIE, MARC] });
