@@ -1,5 +1,6 @@
 import { Navigate, Outlet } from 'react-router';
 import type { ReactNode } from 'react';
+import { AccessDenied } from '../components/ui/access-denied';
 import { useSession, type SessionUser } from '../lib/session';
 import { TELESURV_HOME, isTelesurveillance } from '../features/auth/access';
 
@@ -31,9 +32,12 @@ export function TelesurveillanceOnly() {
   return <Outlet />;
 }
 
-/** A management screen: without its permission the user goes home. */
-export function RequireAccess({ allowed, children }: { allowed: (user: SessionUser) => boolean; children: ReactNode }) {
+/**
+ * A management screen: without its permission the user sees the screen's title
+ * and 'Accès refusé.' (management §2), never a silent trip to the home screen.
+ */
+export function RequireAccess({ title, allowed, children }: { title: string; allowed: (user: SessionUser) => boolean; children: ReactNode }) {
   const user = useCurrentUser();
-  if (!allowed(user)) return <Navigate to="/" replace />;
+  if (!allowed(user)) return <AccessDenied title={title} />;
   return children;
 }

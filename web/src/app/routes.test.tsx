@@ -101,15 +101,23 @@ describe('route guards', () => {
       expect(app.pathname()).toBe(path);
     });
 
-    it.each(['/clients', '/users', '/agences', '/qrcodes', '/template-builder', '/stats', '/metiers', '/telesurv'])(
-      '%s without its permission goes home',
-      async (path) => {
-        signIn(makeUser({ role: 'admin', permissions: ['tickets.devis'] }));
-        const app = renderApp(path);
-        await screen.findByRole('heading', { name: 'Résumé des tickets' });
-        expect(app.pathname()).toBe('/');
-      },
-    );
+    it.each([
+      ['/clients', 'Clients'],
+      ['/users', 'Utilisateurs'],
+      ['/agences', 'Agences'],
+      ['/qrcodes', 'QR Codes'],
+      ['/template-builder', 'Templates de documents'],
+      ['/stats', 'Statistiques'],
+      ['/metiers', 'Métiers'],
+      ['/telesurv', 'Comptes télésurveillance'],
+    ])("%s without its permission says 'Accès refusé.' under the screen's title, and stays there", async (path, title) => {
+      signIn(makeUser({ role: 'technicien', permissions: ['tickets.devis'] }));
+      const app = renderApp(path);
+      expect(await screen.findByRole('heading', { level: 1, name: title })).toBeTruthy();
+      expect(screen.getByRole('alert').textContent).toBe('Accès refusé.');
+      expect(screen.queryByRole('heading', { name: 'Résumé des tickets' })).toBeNull();
+      expect(app.pathname()).toBe(path);
+    });
 
     it('lets admin_plus into /agences without agences.view', () => {
       signIn(makeUser({ role: 'admin_plus', permissions: [] }));

@@ -45,7 +45,7 @@ export const appRoutes: RouteObject[] = [
                     (screen): RouteObject => ({
                       path: screen.path,
                       element: (
-                        <RequireAccess allowed={screen.isAllowed}>
+                        <RequireAccess title={screen.title} allowed={screen.isAllowed}>
                           {managementScreenElement(screen)}
                         </RequireAccess>
                       ),

@@ -1,4 +1,4 @@
-export { STATS_ACCESS_DENIED_MESSAGE, STATS_NO_DATA_MESSAGE } from '@fsm/contracts';
+export { STATS_NO_DATA_MESSAGE } from '@fsm/contracts';
 
 /** management §8: the server's error, else this. */
 export const STATS_API_ERROR = 'Erreur API';

@@ -12,6 +12,7 @@ import {
 import { useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useCurrentUser } from '../../../app/guards';
+import { AccessDenied } from '../../../components/ui/access-denied';
 import { Banner } from '../../../components/ui/banner';
 import { SelectField } from '../../../components/ui/select-field';
 import { SkeletonRows } from '../../../components/ui/skeleton-rows';
@@ -25,7 +26,7 @@ import { useUserAgences } from '../../users/api/get-user-agences';
 import { useExportStatsCsv } from '../api/export-stats-csv';
 import { useStatsTickets } from '../api/get-stats-tickets';
 import type { StatsFilters } from '../api/stats-keys';
-import { STATS_ACCESS_DENIED_MESSAGE, STATS_API_ERROR, STATS_EXPORT_ERROR, STATS_NO_DATA_MESSAGE } from '../api/stats-messages';
+import { STATS_API_ERROR, STATS_EXPORT_ERROR, STATS_NO_DATA_MESSAGE } from '../api/stats-messages';
 import { weeklySlaTrend } from '../weekly-trend';
 import { SlaTrendChart } from './sla-trend-chart';
 import { StatsGauge } from './stats-gauge';
@@ -82,16 +83,7 @@ export function StatsScreen() {
   const items = stats.data?.items ?? [];
   const trend = useMemo(() => weeklySlaTrend(items, applied.from, applied.to), [items, applied.from, applied.to]);
 
-  if (!allowed) {
-    return (
-      <section className="stack" aria-labelledby="screen-title">
-        <div className="page-header">
-          <h1 id="screen-title">Statistiques</h1>
-        </div>
-        <Banner tone="error">{STATS_ACCESS_DENIED_MESSAGE}</Banner>
-      </section>
-    );
-  }
+  if (!allowed) return <AccessDenied title="Statistiques" />;
 
   const apply = (event: FormEvent) => {
     event.preventDefault();
