@@ -19,5 +19,10 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    rolldownOptions: {
+      // Modules run in source import order even across chunks: main.tsx's first import
+      // (lib/strict-csp) must configure zod before any schema of contracts is built.
+      output: { strictExecutionOrder: true },
+    },
   },
 });

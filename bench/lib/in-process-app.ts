@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { parseEnv } from '@fsm/contracts';
-import { buildApp, createTokenService, LiveHub, connectLiveHub, type AppDeps } from '@fsm/command-api';
+import { buildApp, createRateLimitRedis, createTokenService, LiveHub, connectLiveHub, type AppDeps } from '@fsm/command-api';
 import { createBlobStore, createPostgresEventStore, type PostgresEventStore } from '@fsm/eventstore';
 import { ProjectionRunner, ProjectionWatcher, readModelProjectors } from '@fsm/projections';
 import { migrateAuth } from '../../command-api/src/auth/credentials.js';
@@ -49,6 +49,7 @@ export async function startInProcessApp(databaseUrl: string, dataDir: string): P
     live,
     tokens: createTokenService({ secret: BENCH_TOKEN_SECRET, ttlHours: 24 }),
     blobs: createBlobStore(join(dataDir, 'files')),
+    rateLimits: { redis: createRateLimitRedis(env.REDIS_URL), prefix: 'fsmbench-seed:rate-limit:' },
     redisPing: async () => true,
     clock: () => new Date(),
     newId: randomUUID,
@@ -65,6 +66,7 @@ export async function startInProcessApp(databaseUrl: string, dataDir: string): P
     async close() {
       await app.close();
       await deps.previews.close();
+      deps.rateLimits.redis.disconnect();
       await watcher.close();
       await runner.stop();
       await store.close();

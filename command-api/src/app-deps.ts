@@ -3,6 +3,7 @@ import type { Env } from '@fsm/contracts';
 import type { BlobStore, EventStore } from '@fsm/eventstore';
 import type { ProjectionWatcher } from '@fsm/projections';
 import type { TokenService } from './auth/tokens.js';
+import type { RateLimitBackend } from './http/rate-limits.js';
 import type { LiveHub } from './live/live-hub.js';
 import type { TemplatePreviewer } from './previews/template-previewer.js';
 
@@ -19,6 +20,8 @@ export interface AppDeps {
   tokens: TokenService;
   /** Photos, signatures, reports (content-addressed). */
   blobs: BlobStore;
+  /** Where the per-address limits count (Redis, shared by every instance). */
+  rateLimits: RateLimitBackend;
   /** True when Redis answers; never throws for "down". */
   redisPing: () => Promise<boolean>;
   /** The template builder's 'Preview A4', rendered by the workers. */

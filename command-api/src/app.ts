@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { parse as parseQuery } from 'node:querystring';
 import { join } from 'node:path';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifySchema } from 'fastify';
 import fastifyStatic from '@fastify/static';
@@ -14,15 +15,19 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { API_DOCS_ACCESS, SESSION_TOKEN_MAX_LENGTH } from '@fsm/contracts';
 import type { AppDeps } from './app-deps.js';
 import { bearerToken } from './auth/tokens.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { withLogRedaction } from './http/log-redaction.js';
 import { healthRoute } from './http/health-route.js';
 import { registerRouteAccess } from './http/route-access-hook.js';
-import { registerNulGuard } from './http/nul-guard.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
+import { registerTextGuard } from './http/text-guard.js';
 import { filesRoute } from './files/files-route.js';
 import { authenticate } from './auth/principal.js';
-import { changePasswordRoute, loginRoute } from './routes/auth/auth-routes.js';
+import { changePasswordRoute, loginRoute, logoutRoute } from './routes/auth/auth-routes.js';
+import { liveAccessOf } from './live/live-access.js';
 import { managementRoutes } from './routes/management/index.js';
 import { exportRoutes } from './routes/exports/index.js';
 import { reportRoutes } from './routes/reports/index.js';
@@ -53,13 +58,23 @@ export interface BuildAppOptions {
   loggerInstance?: FastifyBaseLogger;
 }
 
+/** TRUST_PROXY as Fastify takes it: a hop count is "the first n hops" (what Fastify does with a number, which its types omit). */
+function trustProxyOption(trust: boolean | number | string[]): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
 /** The HTTP app as a plugin tree. Never listens: `main.ts` does. */
 export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: false }),
-    trustProxy: true,
+    // No token or authorization header in any log line (http/log-redaction.ts).
+    ...(options.loggerInstance ? { loggerInstance: withLogRedaction(options.loggerInstance) } : { logger: false }),
+    // Which X-Forwarded-For hops are believed (request.ip, counted by every per-address limit): none unless configured.
+    trustProxy: trustProxyOption(deps.env.TRUST_PROXY),
     bodyLimit: 12 * 1024 * 1024,
     genReqId: () => deps.newId(),
+    // Node's parser, not Fastify's: it decodes bytes that are not UTF-8 to U+FFFD (refused
+    // by the text guard) where Fastify's kept the raw '%ED%A0%80' and went on.
+    routerOptions: { querystringParser: (query: string) => parseQuery(query) },
     // The router's own refusals (a malformed %-escape, a path parameter over maxParamLength)
     // never reach setErrorHandler: answer them in French like every other refusal.
     frameworkErrors: (error, _request, reply: FastifyReply) => {
@@ -71,18 +86,19 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   const routeCatalogue: RouteCatalogueEntry[] = [];
   app.decorate('routeCatalogue', routeCatalogue);
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith(API_DOCS_PREFIX)) return; // the API reference itself: public, not a product route
+    if (route.url.startsWith(API_DOCS_PREFIX)) return; // the API reference itself: not a product route
     for (const method of [route.method].flat()) if (method !== 'HEAD') routeCatalogue.push({ method, url: route.url, schema: route.schema });
   });
   // Who may call each route: the table in contracts, enforced here for every route registered below.
-  registerRouteAccess(app, deps, { skipPrefixes: [API_DOCS_PREFIX] });
+  registerRouteAccess(app, deps, { skipPrefixes: [], prefixAccess: { [API_DOCS_PREFIX]: API_DOCS_ACCESS } });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
-  registerNulGuard(app);
+  registerTextGuard(app);
+  await registerSecurityHeaders(app, { publicUrl: deps.env.PUBLIC_URL });
 
   // API reference (OpenAPI 3, generated from the zod route schemas): registered before
-  // every route so its onRoute hook sees them all. JSON at /api/docs/json, UI at /api/docs.
+  // every route so its onRoute hook sees them all. JSON at /api/docs/json, UI at /api/docs, for admin_plus only (API_DOCS_ACCESS).
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'Maintenance incendie — API', description: 'Commands and queries of the ticketing product.', version: '1' },
@@ -92,7 +108,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     transform: createJsonSchemaTransform({ skipList: ['/ws'] }),
     transformObject: jsonSchemaTransformObject,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: API_DOCS_PREFIX });
+  await app.register(fastifySwaggerUi, { routePrefix: API_DOCS_PREFIX, staticCSP: true });
 
   await app.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
   await app.register(fastifyMultipart, { limits: { fileSize: 8 * 1024 * 1024, files: 1, fields: 40, fieldSize: 64 * 1024 } });
@@ -102,6 +118,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   // Public routes: no token.
   await app.register(async (open) => {
     await loginRoute(open, deps);
+    await logoutRoute(open, deps); // the token to end is in the body: its own proof
     await filesRoute(open, deps);
     await publicTicketRoutes(open, deps);
     await reportRoutes(open, deps); // authenticates itself: the download link carries ?token=
@@ -120,16 +137,13 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     await statsRoutes(secured, deps);
   });
 
-  // Live updates: ids and positions only; the token is checked before joining.
-  const LiveQuery = z.object({ token: z.string().max(4096).optional(), since: z.string().max(100).optional() });
+  // Live updates: ids and positions only, each socket those of its user's scope (live/live-hub.ts).
+  // The session token comes in the socket's first message; `?token=` (older clients) still
+  // works and is masked in the logs.
+  deps.live.useAccess(liveAccessOf(deps));
+  const LiveQuery = z.object({ token: z.string().max(SESSION_TOKEN_MAX_LENGTH).optional(), since: z.string().max(100).optional() });
   app.withTypeProvider<ZodTypeProvider>().get('/ws', { websocket: true, schema: { querystring: LiveQuery } }, (socket, request) => {
-    const token = request.query.token ?? bearerToken(request.headers.authorization);
-    const since = request.query.since || null;
-    if (!token) return socket.close(4401, 'Session expirée');
-    deps.tokens.verify(token).then(
-      () => deps.live.attach(socket, since),
-      () => socket.close(4401, 'Session expirée'),
-    );
+    deps.live.accept(socket, { since: request.query.since || null, token: request.query.token ?? bearerToken(request.headers.authorization) });
   });
 
   const serveWeb = deps.webRoot !== undefined && existsSync(join(deps.webRoot, 'index.html'));

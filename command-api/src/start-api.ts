@@ -12,6 +12,7 @@ import { demoCredentialsText, runDemoSeed } from './seed/demo-seed.js';
 import { demoSeedSteps } from './seed/demo-steps.js';
 import { migrateAuth } from './auth/credentials.js';
 import { createTokenService } from './auth/tokens.js';
+import { createRateLimitRedis } from './http/rate-limits.js';
 import { LiveHub, connectLiveHub } from './live/live-hub.js';
 import { createBullPreviewer } from './previews/template-previewer.js';
 import { resolveTokenSecret } from './token-secret.js';
@@ -43,6 +44,7 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
   const live = new LiveHub((a, b) => store.comparePositions(a, b));
   connectLiveHub(watcher, live);
   await watcher.start();
+  const rateLimitRedis = createRateLimitRedis(env.REDIS_URL);
   const tokens = createTokenService({ secret: await resolveTokenSecret(env), ttlHours: env.TOKEN_TTL_HOURS });
   const deps: AppDeps = {
     env,
@@ -52,6 +54,7 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
     live,
     tokens,
     blobs: createBlobStore(join(env.DATA_DIR, 'files')),
+    rateLimits: { redis: rateLimitRedis, prefix: `${options.queuePrefix ?? 'fsm'}:rate-limit:` },
     redisPing: options.redisPing,
     previews: createBullPreviewer({ redisUrl: env.REDIS_URL, prefix: options.queuePrefix ?? 'fsm' }),
     clock: () => new Date(),
@@ -73,6 +76,7 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
       live.closeAll();
       await app.close();
       await deps.previews.close();
+      rateLimitRedis.disconnect();
       await watcher.close();
     },
   };

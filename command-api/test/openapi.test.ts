@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiHarness, type ApiHarness } from '../src/test-support/api-harness.js';
+import { createApiHarness, type ApiHarness, type TestUser } from '../src/test-support/api-harness.js';
 
 interface OpenApiDocument {
   openapi: string;
@@ -8,9 +8,11 @@ interface OpenApiDocument {
 
 let h: ApiHarness;
 let doc: OpenApiDocument;
+let adminPlus: TestUser;
 beforeAll(async () => {
   h = await createApiHarness('api_openapi');
-  const res = await h.app.inject({ method: 'GET', url: '/api/docs/json' });
+  adminPlus = await h.createUser({ role: 'admin_plus' });
+  const res = await h.request(adminPlus, { method: 'GET', url: '/api/docs/json' });
   expect(res.statusCode).toBe(200);
   doc = res.json<OpenApiDocument>();
 });
@@ -44,10 +46,56 @@ describe('API reference at /api/docs', () => {
     expect(missing).toEqual([]);
   });
 
+  it('documents the version a management edit was made on: If-Match on every edit, `version` in object bodies and answers', () => {
+    type Operation = { parameters?: { in: string; name: string }[]; requestBody?: { content?: Record<string, { schema?: { properties?: object } }> } };
+    const operation = (path: string, method: string) => doc.paths[path]?.[method] as Operation | undefined;
+    for (const [path, method] of [
+      ['/api/clients/{id}', 'put'],
+      ['/api/clients/{id}', 'delete'],
+      ['/api/agences/{id}/horaires', 'put'],
+      ['/api/utilisateurs/{id}/permissions', 'put'],
+      ['/api/metiers/{id}', 'put'],
+      ['/api/templates/{id}', 'delete'],
+      ['/api/qrcodes/{id}/assign', 'delete'],
+    ] as const) {
+      expect(operation(path, method)?.parameters?.some((p) => p.in === 'header' && p.name === 'if-match'), `${method} ${path}`).toBe(true);
+    }
+    for (const path of ['/api/clients/{id}', '/api/agences/{id}', '/api/telesurv/{id}/agences', '/api/templates/{id}']) {
+      expect(Object.keys(operation(path, 'put')?.requestBody?.content?.['application/json']?.schema?.properties ?? {}), path).toContain('version');
+    }
+  });
+
   it('serves the UI and keeps the docs out of the route catalogue', async () => {
-    const ui = await h.app.inject({ method: 'GET', url: '/api/docs/' });
+    const ui = await h.request(adminPlus, { method: 'GET', url: '/api/docs/' });
     expect(ui.statusCode).toBe(200);
     expect(ui.headers['content-type']).toContain('text/html');
     expect(h.app.routeCatalogue.some((r) => r.url.startsWith('/api/docs'))).toBe(false);
+  });
+});
+
+describe('who may read the API reference (issue 17: it was public)', () => {
+  const urls = ['/api/docs', '/api/docs/', '/api/docs/json', '/api/docs/yaml', '/api/docs/static/swagger-initializer.js'];
+
+  it('answers 401 "Session expirée" without a token', async () => {
+    for (const url of urls) {
+      const res = await h.request(null, { method: 'GET', url });
+      expect(res.statusCode, url).toBe(401);
+      expect(res.json().error).toBe('Session expirée');
+    }
+  });
+
+  it('answers 403 "Accès refusé." to every role but admin_plus', async () => {
+    for (const role of ['admin', 'technicien_plus', 'technicien', 'telesurveillance'] as const) {
+      const user = await h.createUser({ role });
+      for (const url of urls) {
+        const res = await h.request(user, { method: 'GET', url });
+        expect(res.statusCode, `${role} ${url}`).toBe(403);
+        expect(res.json().error).toBe('Accès refusé.');
+      }
+    }
+  });
+
+  it('serves admin_plus', async () => {
+    for (const url of urls.slice(1)) expect((await h.request(adminPlus, { method: 'GET', url })).statusCode, url).toBe(200);
   });
 });

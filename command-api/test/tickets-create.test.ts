@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TICKET_MESSAGES as M, NUM_CHRONO_PATTERN, TicketCreateResponseSchema, chronoStreamId, ticketAgencyCode } from '@fsm/contracts';
+import { TICKET_MESSAGES as M, NUM_CHRONO_PATTERN, TicketCreateResponseSchema, chronoStreamId, installationStreamId, ticketAgencyCode } from '@fsm/contracts';
+import { commandContext } from '../src/commands/command-context.js';
 import { createApiHarness, type ApiHarness, type TestUser } from '../src/test-support/api-harness.js';
 import { PHOTO_TOO_LARGE } from '../src/files/uploads.js';
 import { TECHNICIEN_NOT_IN_AGENCE } from '../src/commands/tickets/ticket-command-support.js';
@@ -34,6 +36,28 @@ async function expectNothingWritten(action: () => Promise<unknown>) {
 }
 
 describe('POST /api/tickets/manual/ticket-create', () => {
+  it('opens a ticket on an installation saved before delays were bounded, with the longest delay allowed (issue 17)', async () => {
+    const installationId = randomUUID();
+    // As an older log may hold it: the contracts refuse a delay over 8760 hours today.
+    const appended = await h.store.appendToStream(
+      installationStreamId(installationId),
+      [
+        {
+          id: randomUUID(),
+          type: 'InstallationCreated',
+          data: { installationId, siteId: world.siteId, nom: 'Ancienne centrale', metierId: world.metierId, description: 'Saisie avant la borne', delai: 20_000, astreinte: 0, createdAt: h.deps.clock().toISOString() },
+        },
+      ],
+      { expectedRevision: 'no_stream' },
+    );
+    expect(await commandContext(h.deps).waitForProjection(appended.position)).toBe(true);
+    const res = await createTicket(h, tech, { ...fields(), installation_id: installationId });
+    expect(res.statusCode, res.body).toBe(201);
+    const ticket = await detail(tech, res.json().ticket_id);
+    expect(ticket.delai).toBe(8760);
+    expect(Date.parse(ticket.echeance) - Date.parse(ticket.created_at)).toBe(8760 * 3_600_000);
+  });
+
   it('opens a ticket with the installation facts of the day, a readable number and the spec answer', async () => {
     const res = await createTicket(h, tech, fields(), pngFile());
     expect(res.statusCode).toBe(201);
@@ -159,6 +183,14 @@ describe('POST /api/tickets/manual/ticket-create', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json().error).toBe(REGISTRATION_IN_FUTURE);
     });
+    // Issue 17: year 0100 answered 500 (no num_chrono for it) and year 1500 stopped the read side (no French holidays before 1583).
+    for (const date of ['0100-03-02', '1500-03-02', '1999-12-31', '2100-01-01']) {
+      await expectNothingWritten(async () => {
+        const res = await createTicket(h, tech, fields({ date_enregistrement: date, heure_enregistrement: '10:00' }));
+        expect(res.statusCode, date).toBe(400);
+        expect(res.json().error).toBe(M.dateOutOfRange);
+      });
+    }
   });
 
   it('refuses a photo by its content, not its name, and a photo over 8 MB', async () => {
@@ -210,10 +242,35 @@ describe('POST /api/tickets/manual/ticket-create', () => {
       expect(out.statusCode).toBe(404);
       expect(out.json().error).toBe('Installation introuvable.');
     });
+  });
+
+  it('takes from télésurveillance only its form’s fields (issue 17): backdating, a technician, urgency, a remark are refused with 400 and nothing is written', async () => {
+    const veille = await h.createUser({ role: 'telesurveillance', telesurvAgences: [world.agenceId] });
+    const foreign: Record<string, string>[] = [
+      { date_enregistrement: '2020-01-01', heure_enregistrement: '08:00' },
+      { remarque_tech: 'Réparé, rien à signaler' },
+      { id_technicien: tech.id },
+      { urgent: '1' },
+      { date_cloture: '2026-01-01' },
+      { statut: 'clos' },
+    ];
+    for (const extra of foreign) {
+      await expectNothingWritten(async () => {
+        const res = await createTicket(h, veille, fields(extra));
+        expect(res.statusCode, JSON.stringify(extra)).toBe(400);
+        expect(res.json().error).toBe(M.telesurvFieldsNotAllowed(Object.keys(extra)));
+      });
+    }
+    // JSON clients too (the route also reads JSON bodies).
     await expectNothingWritten(async () => {
-      const withTech = await createTicket(h, veille, fields({ id_technicien: tech.id }));
-      expect(withTech.statusCode).toBe(403);
+      const res = await h.request(veille, { method: 'POST', url: '/api/tickets/manual/ticket-create', payload: { ...fields(), urgent: true } });
+      expect(res.statusCode).toBe(400);
     });
+    // Its form's own fields, the cascade included, and blank inputs it may send: accepted.
+    const ok = await createTicket(h, veille, fields({ agence_id: world.agenceId, client_id: world.clientId, site_id: world.siteId, remarque_tech: ' ' }), pngFile());
+    expect(ok.statusCode).toBe(201);
+    // Staff keep every field of theirs.
+    expect((await createTicket(h, admin, fields({ remarque_tech: 'Vu sur place', urgent: '1' }))).statusCode).toBe(201);
   });
 
   it('answers 401 without a token', async () => {

@@ -51,12 +51,32 @@ export const AUTH_SCHEMA_SQL = `
   -- Bumped by every password change: tokens carry the version they were issued
   -- under, so a change revokes every older token (stolen or left on a shared PC).
   ALTER TABLE auth.credentials ADD COLUMN IF NOT EXISTS token_version int NOT NULL DEFAULT 0;
+  -- Login failures per (e-mail, client address): see auth/login-throttle.ts.
+  -- Tokens ended by Déconnexion before their expiry, by SHA-256 (never the token
+  -- itself). Rows past expires_at are useless (the token is refused anyway) and
+  -- are deleted as new ones come in, so the table holds at most one TTL of logouts.
+  CREATE TABLE IF NOT EXISTS auth.revoked_tokens (
+    token_hash bytea PRIMARY KEY,
+    user_id uuid NOT NULL,
+    expires_at timestamptz NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS revoked_tokens_expiry ON auth.revoked_tokens (expires_at);
   CREATE TABLE IF NOT EXISTS auth.login_failures (
-    email text PRIMARY KEY,
+    email text NOT NULL,
+    source text NOT NULL DEFAULT '',
     failures int NOT NULL,
     last_failure_at timestamptz NOT NULL,
-    locked_until timestamptz
-  );`;
+    locked_until timestamptz,
+    PRIMARY KEY (email, source)
+  );
+  -- Tables made before issue 17 counted per e-mail only (which let anyone lock an
+  -- account out): their rows are bookkeeping, kept under the empty source.
+  ALTER TABLE auth.login_failures ADD COLUMN IF NOT EXISTS source text NOT NULL DEFAULT '';
+  DO $$ BEGIN
+    IF (SELECT array_length(conkey, 1) FROM pg_constraint WHERE conrelid = 'auth.login_failures'::regclass AND contype = 'p') = 1 THEN
+      ALTER TABLE auth.login_failures DROP CONSTRAINT login_failures_pkey, ADD PRIMARY KEY (email, source);
+    END IF;
+  END $$;`;
 
 export async function migrateAuth(db: Queryable): Promise<void> {
   await db.query(`SELECT pg_advisory_lock(hashtext('fsm:auth-migrate'))`);
@@ -80,16 +100,34 @@ export async function setPassword(db: Queryable, userId: string, password: strin
 }
 
 /**
- * The user (read model) and the token version of its credentials in one round
- * trip: every authenticated request needs both. Null when the user is deleted
- * or has no credentials.
+ * The user (read model), the token version of its credentials and whether the
+ * token was revoked, in one round trip: every authenticated request needs all
+ * three. Null when the user is deleted or has no credentials.
  */
-export async function findUserWithTokenVersion(db: Queryable, userId: string): Promise<(UserRow & { token_version: number }) | null> {
-  const { rows } = await db.query<UserRow & { token_version: number }>(
-    `SELECT su.*, c.token_version FROM (${USER_ROW_SELECT} WHERE u.id = $1 AND NOT u.deleted) su JOIN auth.credentials c ON c.user_id = su.id`,
-    [userId],
+export async function findUserWithTokenVersion(
+  db: Queryable,
+  userId: string,
+  tokenHash: Buffer | null,
+): Promise<(UserRow & { token_version: number; revoked: boolean }) | null> {
+  const { rows } = await db.query<UserRow & { token_version: number; revoked: boolean }>(
+    `SELECT su.*, c.token_version, EXISTS (SELECT 1 FROM auth.revoked_tokens r WHERE r.token_hash = $2) AS revoked
+     FROM (${USER_ROW_SELECT} WHERE u.id = $1 AND NOT u.deleted) su JOIN auth.credentials c ON c.user_id = su.id`,
+    [userId, tokenHash],
   );
   return rows[0] ?? null;
+}
+
+/**
+ * Ends one session (Déconnexion): the token is refused from now on, the
+ * account's other sessions live on. Idempotent. Also drops the entries whose
+ * token has expired on its own since.
+ */
+export async function revokeToken(db: Queryable, tokenHash: Buffer, userId: string, expiresAt: Date, now: Date): Promise<void> {
+  await db.query(
+    `WITH purged AS (DELETE FROM auth.revoked_tokens WHERE expires_at < $4)
+     INSERT INTO auth.revoked_tokens (token_hash, user_id, expires_at) VALUES ($1, $2, $3) ON CONFLICT (token_hash) DO NOTHING`,
+    [tokenHash, userId, expiresAt, now],
+  );
 }
 
 /** The version a token must carry to be valid; null when the account has no credentials (deleted). */

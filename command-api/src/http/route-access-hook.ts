@@ -3,9 +3,14 @@ import { ForbiddenError, accessRefusalMessage, canCallRoute, isApiRoute, routeAc
 import type { AppDeps } from '../app-deps.js';
 import { authenticate } from '../auth/principal.js';
 
-/** Route prefixes outside the table: the OpenAPI reference (public documentation). */
 export interface RouteAccessOptions {
+  /** Route prefixes outside the table and without a door. */
   skipPrefixes: readonly string[];
+  /**
+   * Route prefixes outside the table (their routes belong to a plugin, such as
+   * the OpenAPI reference) whose every route gets this door.
+   */
+  prefixAccess?: Readonly<Record<string, SignedInAccess>>;
 }
 
 export class RouteMissingFromAccessTableError extends Error {
@@ -30,17 +35,20 @@ export function registerRouteAccess(app: FastifyInstance, deps: AppDeps, options
   app.addHook('onRoute', (route: RouteOptions) => {
     if (!isApiRoute(route.url) || options.skipPrefixes.some((prefix) => route.url.startsWith(prefix))) return;
     const methods = [route.method].flat();
+    const prefixed = Object.entries(options.prefixAccess ?? {}).find(([prefix]) => route.url.startsWith(prefix))?.[1];
     const accesses = methods.map((method) => {
-      const access = routeAccessOf(method, route.url);
+      const access = prefixed ?? routeAccessOf(method, route.url);
       if (!access) throw new RouteMissingFromAccessTableError(routeKey(method, route.url));
       return access;
     });
     const signedIn = accesses.filter((access): access is SignedInAccess => access.who === 'signed-in');
     if (signedIn.length === 0) return;
     if (signedIn.length !== accesses.length) throw new Error(`${route.url}: one route registered for methods of different access kinds`);
-    const byMethod = new Map(methods.map((method, index) => [routeKey(method, route.url), signedIn[index]!]));
+    // Read now: a plugin may register one options object under two urls ('/api/docs' and '/api/docs/').
+    const url = route.url;
+    const byMethod = new Map(methods.map((method, index) => [routeKey(method, url), signedIn[index]!]));
     const door: onRequestHookHandler = async (request: FastifyRequest) => {
-      const access = byMethod.get(routeKey(request.method, route.url))!;
+      const access = byMethod.get(routeKey(request.method, url))!;
       request.principal ??= await authenticate(request, deps);
       if (!canCallRoute(access, request.principal)) throw new ForbiddenError(accessRefusalMessage(access));
     };

@@ -12,6 +12,7 @@ import type { AppDeps } from '../app-deps.js';
 import { buildApp } from '../app.js';
 import { migrateAuth } from '../auth/credentials.js';
 import { createTokenService } from '../auth/tokens.js';
+import { createRateLimitRedis, type RateLimitBackend } from '../http/rate-limits.js';
 import { commandContext } from '../commands/command-context.js';
 import { execute, type Actor } from '../commands/execute.js';
 import { createStaffUser, createTelesurvAccount } from '../commands/user-commands.js';
@@ -81,6 +82,8 @@ export async function createApiHarness(label: string): Promise<ApiHarness> {
     live,
     tokens: createTokenService({ secret: 'test-secret-that-is-long-enough-0123456789', ttlHours: 1, now: () => now ?? new Date() }),
     blobs: createBlobStore(join(dataDir, 'files')),
+    // Each file its own key prefix: limits counted by one file never reach another.
+    rateLimits: { redis: createRateLimitRedis(env.REDIS_URL), prefix: `${queuePrefix}:rate-limit:` },
     redisPing: async () => true,
     previews: createBullPreviewer({ redisUrl: env.REDIS_URL, prefix: queuePrefix, timeoutMs: 10_000 }),
     clock: () => now ?? new Date(),
@@ -156,6 +159,8 @@ export async function createApiHarness(label: string): Promise<ApiHarness> {
     async close() {
       await app.close();
       await deps.previews.close();
+      await dropRateLimitKeys(deps.rateLimits);
+      deps.rateLimits.redis.disconnect();
       await watcher.close();
       await runner.stop();
       await store.close();
@@ -165,4 +170,10 @@ export async function createApiHarness(label: string): Promise<ApiHarness> {
     },
   };
   return harness;
+}
+
+/** Removes a test's rate-limit counters (they would expire within a minute anyway). */
+export async function dropRateLimitKeys({ redis, prefix }: RateLimitBackend): Promise<void> {
+  const keys = await redis.keys(`${prefix}*`).catch(() => []);
+  if (keys.length > 0) await redis.del(...keys).catch(() => undefined);
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TICKET_MESSAGES as M } from '@fsm/contracts';
-import { FREE_ATTEMPTS } from '../../src/auth/login-throttle.js';
+import { ACCOUNT_ALERT_FAILURES, FREE_ATTEMPTS } from '../../src/auth/login-throttle.js';
 import { LOGIN_RATE_LIMIT_PER_MINUTE } from '../../src/routes/auth/auth-routes.js';
 import { PUBLIC_RATE_LIMIT } from '../../src/routes/tickets/public-ticket-routes.js';
 import { createApiHarness, TEST_PASSWORD, type ApiHarness, type TestUser } from '../../src/test-support/api-harness.js';
@@ -40,57 +40,124 @@ afterAll(async () => {
 const login = (email: string, motdepasse: string, remoteAddress = '203.0.113.200') =>
   h.request(null, { method: 'POST', url: '/api/login', remoteAddress, payload: { email, motdepasse } });
 
-describe('20 wrong passwords for one account', () => {
+describe('wrong passwords from rotating addresses (issue 17: anyone could lock any known account out)', () => {
   let victim: TestUser;
   const t0 = new Date('2026-11-23T08:00:00Z');
+  const addresses: string[] = [];
 
   beforeAll(async () => {
     victim = await h.createUser({ role: 'technicien', agenceId: world.agenceId });
   });
 
-  it('checks only the first few, then locks the account; the real user is told in French', async () => {
+  it('checks each of them, and the owner still signs in from an address that has not failed', async () => {
     h.setNow(t0);
     const statuses: number[] = [];
     for (let i = 0; i < 20; i++) {
       // Case variants of the address count as the same account.
       const email = i % 2 === 0 ? victim.email : victim.email.toUpperCase();
-      const res = await login(email, `Mauvais-${i}!`, nextIp());
+      addresses.push(nextIp());
+      const res = await login(email, `Mauvais-${i}!`, addresses[i]);
+      statuses.push(res.statusCode);
+      expect(res.json().error).toBe(INVALID);
+    }
+    figures.rotatingAddresses = statuses.join(',');
+    expect(statuses.every((s) => s === 401)).toBe(true);
+    const owner = await login(victim.email, TEST_PASSWORD, '203.0.113.200');
+    expect(owner.statusCode).toBe(200);
+  });
+
+  it('gives each failing address a single try once the account is under watch: its next one is slowed', async () => {
+    h.setNow(new Date(t0.getTime() + 1_000));
+    // The 10th address onwards failed after the account had collected ACCOUNT_ALERT_FAILURES.
+    for (const address of addresses.slice(ACCOUNT_ALERT_FAILURES - 1)) {
+      const res = await login(victim.email, 'Encore-faux-1!', address);
+      expect(res.statusCode).toBe(429);
+      expect(res.json().error).toMatch(LOCKED);
+    }
+    // Those that failed before were not locked by that one failure; their next failure locks them.
+    const early = addresses[0]!;
+    expect((await login(victim.email, 'Encore-faux-2!', early)).statusCode).toBe(401);
+    expect((await login(victim.email, 'Encore-faux-3!', early)).statusCode).toBe(429);
+    expect((await login(victim.email, TEST_PASSWORD, '203.0.113.201')).statusCode).toBe(200);
+    h.setNow(new Date());
+  });
+});
+
+describe('20 wrong passwords for one account from one address', () => {
+  let victim: TestUser;
+  const t0 = new Date('2026-11-23T09:00:00Z');
+  const guesser = '198.51.100.7';
+
+  beforeAll(async () => {
+    victim = await h.createUser({ role: 'technicien', agenceId: world.agenceId });
+  });
+
+  it('checks only the first few, then locks that address out of that account; told in French; the owner elsewhere signs in', async () => {
+    h.setNow(t0);
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const res = await login(victim.email, `Mauvais-${i}!`, guesser);
       statuses.push(res.statusCode);
       expect(res.json().error).toMatch(res.statusCode === 401 ? new RegExp(`^${INVALID}$`) : LOCKED);
     }
     figures.wrongPasswords = statuses.join(',');
     expect(statuses.filter((s) => s === 401)).toHaveLength(FREE_ATTEMPTS);
     expect(statuses.filter((s) => s === 429)).toHaveLength(20 - FREE_ATTEMPTS);
-    // The real user, right password, during the lock: refused, and told why and for how long.
-    const real = await login(victim.email, TEST_PASSWORD);
-    expect(real.statusCode).toBe(429);
-    expect(real.json().error).toBe('Trop de tentatives de connexion. Réessayez dans 1 minute.');
+    // Even the right password from the locked address waits, and is told for how long.
+    const fromGuesser = await login(victim.email, TEST_PASSWORD, guesser);
+    expect(fromGuesser.statusCode).toBe(429);
+    expect(fromGuesser.json().error).toBe('Trop de tentatives de connexion. Réessayez dans 1 minute.');
+    // The owner, from elsewhere: in.
+    expect((await login(victim.email, TEST_PASSWORD, '203.0.113.202')).statusCode).toBe(200);
+    h.setNow(new Date());
   });
 
-  it('lets a patient attacker test a dozen passwords an hour at most (backoff doubles to 15 min)', async () => {
+  it('lets a patient attacker at one address test about a dozen passwords an hour at most (backoff doubles to 15 min)', async () => {
+    const patient = await h.createUser({ role: 'technicien', agenceId: world.agenceId });
+    const address = '198.51.100.8';
+    const start = new Date('2026-11-23T10:00:00Z');
     let checked = 0;
     let attempts = 0;
-    for (let second = 0; second <= 3600; second += 20) {
-      h.setNow(new Date(t0.getTime() + 61_000 + second * 1000));
-      const res = await login(victim.email, `Encore-${second}!`, nextIp());
+    // Every 90 s: 41 requests, under the per-address limit of the minute (real time), so only the backoff is measured.
+    for (let second = 0; second <= 3600; second += 90) {
+      h.setNow(new Date(start.getTime() + second * 1000));
+      const res = await login(patient.email, `Encore-${second}!`, address);
       attempts += 1;
       if (res.statusCode === 401) checked += 1;
       else expect(res.statusCode).toBe(429);
     }
+    h.setNow(new Date());
     figures.patientAttacker = { attemptsInAnHour: attempts, passwordsChecked: checked };
-    // Locks of 1, 2, 4, 8, 15, 15, 15 … minutes after the free ones: about 6 checks in the hour.
-    expect(checked).toBeGreaterThanOrEqual(4);
-    expect(checked).toBeLessThanOrEqual(8);
+    // 5 free, then locks of 1, 2, 4, 8, 15, 15 … minutes.
+    expect(checked).toBeGreaterThanOrEqual(FREE_ATTEMPTS + 3);
+    expect(checked).toBeLessThanOrEqual(12);
   });
 
-  it('lets the real user in once the lock has passed', async () => {
+  it('lets the address in once its lock has passed', async () => {
     h.setNow(new Date(t0.getTime() + 6 * 3600_000));
     try {
-      const res = await login(victim.email, TEST_PASSWORD);
+      const res = await login(victim.email, TEST_PASSWORD, guesser);
       expect(res.statusCode).toBe(200);
     } finally {
       h.setNow(new Date());
     }
+  });
+});
+
+describe('the password dialog’s old password (issue 17: it could be guessed without limit from an open session)', () => {
+  it('is slowed like a login: five wrong ones, then 429 in French; the session stays', async () => {
+    const user = await h.createUser({ role: 'technicien', agenceId: world.agenceId });
+    const change = (oldPassword: string) =>
+      h.request(user, { method: 'POST', url: '/api/utilisateurs/change-password', remoteAddress: '198.51.100.40', payload: { oldPassword, newPassword: 'Nouveau-Passe-9!' } });
+    const statuses: number[] = [];
+    for (let i = 0; i < FREE_ATTEMPTS + 2; i++) statuses.push((await change(`Devine-${i}!`)).statusCode);
+    expect(statuses).toEqual([...Array<number>(FREE_ATTEMPTS).fill(400), 429, 429]);
+    const locked = await change(TEST_PASSWORD);
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json().error).toMatch(LOCKED);
+    // Not 401/403: the screen keeps the session; the password is unchanged.
+    expect((await h.request(user, { method: 'GET', url: '/api/tickets' })).statusCode).toBe(200);
+    expect((await login(user.email, TEST_PASSWORD, '203.0.113.203')).statusCode).toBe(200);
   });
 });
 

@@ -20,9 +20,10 @@ export interface PublicAccess {
 }
 
 /**
- * The route reads its own credential from the query string (`?token=`), since
- * a browser opens it as a plain link: report and export downloads, the
- * WebSocket. The route authenticates itself; the table only records it.
+ * The route reads its own credential, since a browser opens it as a plain
+ * link (report and export downloads: `?token=`, a short-lived token bound to
+ * the one file) or a WebSocket (the session token in its first message). The
+ * route authenticates itself; the table only records it.
  */
 export interface LinkTokenAccess {
   readonly who: 'link-token';
@@ -66,13 +67,14 @@ const agenceSave = (access: SignedInAccess): SignedInAccess => ({ ...access, ref
 export const ROUTE_ACCESS = {
   // --- public and link-token routes -------------------------------------------------
   'POST /api/login': open('sign-in'),
-  'GET /api/health': open('load balancers and probes'),
+  'POST /api/logout': open('Déconnexion: the session token to end is in the body, its own proof (as RFC 7009)'),
+  'GET /api/health': open('load balancers and probes: the status only; the details for HEALTH_DETAILS_ACCESS'),
   'GET /api/files/:ref': open('photos and signatures for <img>: the SHA-256 reference is the capability'),
   'GET /api/public/captcha': open('QR form (rate-limited per IP)'),
   'POST /api/public/ticket-create': open('QR form: QR key + captcha, rate-limited per IP'),
-  'GET /api/reports/download/:filename': link('?token= : a short-lived download token bound to the file, or a session token'),
-  'GET /api/exports/:id/download': link('?token= or bearer: the session token, then the export scope'),
-  'GET /ws': link('?token= : the session token, checked before joining'),
+  'GET /api/reports/download/:filename': link('?token= : a short-lived download token bound to the file (a session token only as bearer header)'),
+  'GET /api/exports/:id/download': link('?token= : a short-lived download token bound to the export (a session token only as bearer header), then the export scope'),
+  'GET /ws': link('the session token in the first message (older clients: ?token=), checked before joining and while open'),
 
   // --- tickets (tickets.md §6: télésurveillance only creates) -------------------------
   'GET /api/tickets': staff(),
@@ -92,6 +94,8 @@ export const ROUTE_ACCESS = {
   // --- reports and exports ------------------------------------------------------------
   'POST /api/reports/:file': staff('tickets.devis'),
   'POST /api/reports/send-email': staff('tickets.devis'),
+  // A fresh download link for a report the screen shows (downloading needs no tickets.devis).
+  'GET /api/reports/download/:filename/link': staff(),
   // The kind decides (stats: tickets.stats(-global); QR codes: qrcodes.manage), checked by the route.
   'POST /api/exports': staff('tickets.stats', 'tickets.stats-global', 'qrcodes.manage'),
   'GET /api/exports/:id': staff('tickets.stats', 'tickets.stats-global', 'qrcodes.manage'),
@@ -181,6 +185,22 @@ export const ROUTE_ACCESS = {
 } as const satisfies Readonly<Record<string, RouteAccess>>;
 
 export type RouteKey = keyof typeof ROUTE_ACCESS;
+
+/**
+ * The OpenAPI reference (`/api/docs`, its JSON and YAML, its UI's files): its
+ * routes belong to the documentation plugin, so it is outside the table, behind
+ * this one door. It maps every route, parameter and permission of the product:
+ * for admin_plus, not for an anonymous visitor.
+ */
+export const API_DOCS_ACCESS: SignedInAccess = { who: 'signed-in', roles: ['admin_plus'] };
+
+/**
+ * `GET /api/health` answers its status to anyone (load balancers, probes); the
+ * details (database and Redis reachability, log head, projection lag, stopped
+ * read models with the failing event, live clients) describe the platform's
+ * inside, so only to a caller passing this door, on the same route.
+ */
+export const HEALTH_DETAILS_ACCESS: SignedInAccess = { who: 'signed-in', roles: ['admin_plus'] };
 
 /** `GET /api/tickets/:id`; HEAD is looked up as GET (Fastify adds it to every GET). */
 export function routeKey(method: string, path: string): string {

@@ -36,4 +36,24 @@ describe('parseEnv', () => {
   it('treats empty strings as unset', () => {
     expect(parseEnv({ PORT: '', SEED_DEMO: 'false' })).toMatchObject({ PORT: 3000, SEED_DEMO: false });
   });
+
+  it('trusts no proxy unless told which (a forged X-Forwarded-For must not choose the client address)', () => {
+    expect(parseEnv({}).TRUST_PROXY).toBe(false);
+    expect(parseEnv({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(parseEnv({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+    expect(parseEnv({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(parseEnv({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.10,::1, fd00::/8 ,loopback' }).TRUST_PROXY).toEqual(['10.0.0.0/8', '192.168.1.10', '::1', 'fd00::/8', 'loopback']);
+  });
+
+  it('refuses a TRUST_PROXY Fastify would misread, with the other bad keys', () => {
+    for (const bad of ['oui', '10.0.0.0/33', '300.1.1.1', '10.0.0.1,', 'fd00::/129', '99', '10.0.0.0/8/1', 'proxy.example.fr']) {
+      try {
+        parseEnv({ TRUST_PROXY: bad, PORT: 'abc' });
+        expect.fail(`${bad} should have been refused`);
+      } catch (error) {
+        expect(error).toBeInstanceOf(EnvError);
+        expect((error as EnvError).problems.map((p) => p.split(':')[0]).sort()).toEqual(['PORT', 'TRUST_PROXY']);
+      }
+    }
+  });
 });

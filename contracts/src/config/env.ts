@@ -16,6 +16,52 @@ const url = (protocols: readonly string[]) =>
     { error: `URL attendue (${protocols.join(', ')})` },
   );
 
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+/** The named ranges Fastify's trustProxy (proxy-addr) understands. */
+const NAMED_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isIpv6(value: string): boolean {
+  // The URL parser knows IPv6 (contracts runs in the browser too: no node:net here).
+  if (!value.includes(':') || /[^0-9a-f:.]/i.test(value)) return false;
+  try {
+    return new URL(`http://[${value}]/`).hostname.length > 2;
+  } catch {
+    return false;
+  }
+}
+
+/** One trusted proxy: an address, a CIDR range or a named range. */
+function isTrustedProxyEntry(entry: string): boolean {
+  if (NAMED_RANGES.includes(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  if (rest.length > 0) return false;
+  const max = IPV4.test(address) ? 32 : isIpv6(address) ? 128 : -1;
+  if (max < 0) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= max);
+}
+
+/**
+ * Which X-Forwarded-For hops to believe (the client address every per-address
+ * limit counts). Off by default: with it on and the port reachable directly,
+ * anyone could claim any address. `true` trusts every hop, a number trusts that
+ * many proxies in front, a list trusts those addresses/ranges.
+ */
+const trustProxy = z
+  .string()
+  .transform((value, context): boolean | number | string[] => {
+    const text = value.trim().toLowerCase();
+    if (['false', '0', 'no'].includes(text)) return false;
+    if (['true', 'yes'].includes(text)) return true;
+    if (/^\d+$/.test(text) && Number(text) <= 10) return Number(text);
+    const entries = text.split(',').map((entry) => entry.trim());
+    if (entries.length > 0 && entries.every(isTrustedProxyEntry)) return entries;
+    context.addIssue({
+      code: 'custom',
+      message: 'attendu : false, true, un nombre de proxys (1 à 10) ou une liste d’adresses IP / plages CIDR séparées par des virgules',
+    });
+    return z.NEVER;
+  });
+
 /**
  * Every setting the roles read, validated once at start-up. Defaults serve one
  * machine with no configuration.
@@ -41,6 +87,8 @@ export const EnvSchema = z.object({
   PUBLIC_URL: url(['http:', 'https:']).optional(),
   /** Folder of the built web UI (the launcher finds web/dist by itself). */
   WEB_ROOT: z.string().min(1).optional(),
+  /** Reverse proxies whose X-Forwarded-For is believed; off by default. */
+  TRUST_PROXY: trustProxy.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Max wait for the read models to include a command's events before answering. */
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),

@@ -15,6 +15,7 @@ import { openTicket } from '../../commands/tickets/open-ticket.js';
 import { createCaptchaService } from '../../commands/tickets/public-captcha.js';
 import { readMultipartForm } from '../../files/uploads.js';
 import { actorOf } from '../actor.js';
+import { addressRateLimit } from '../../http/rate-limits.js';
 import { CaptchaChallengeAnswerSchema } from './ticket-route-schemas.js';
 
 /** Per IP and minute. The captcha is fetched on each form load, so it gets more room than the submission. */
@@ -28,20 +29,25 @@ export function tooManyPublicRequests(ttlMs: number): TooManyRequestsError {
 /**
  * The anonymous breakdown request reached from a QR code (spec §2 /ticket):
  * GET /api/public/captcha and POST /api/public/ticket-create. Rate-limited per
- * IP in their own encapsulated scope, so login and files are not affected.
+ * client address in their own encapsulated scope, so login and files are not
+ * affected. When Redis cannot count, they answer 503: this is the only
+ * anonymous way to write events and files, and its limit is what bounds a
+ * flood (a captcha costs a script well under a second).
  */
 export async function publicTicketRoutes(open: FastifyInstance, deps: AppDeps): Promise<void> {
   const captcha = createCaptchaService({ db: deps.pool, secret: deps.env.TOKEN_SECRET });
 
   await open.register(async (scope) => {
-    await scope.register(fastifyRateLimit, {
-      global: true,
-      max: PUBLIC_RATE_LIMIT.createPerMinute,
-      timeWindow: 60_000,
-      // trustProxy is on: behind the reverse proxy this is the visitor's address.
-      keyGenerator: (request) => request.ip,
-      errorResponseBuilder: (_request, context) => tooManyPublicRequests(context.ttl),
-    });
+    await scope.register(
+      fastifyRateLimit,
+      addressRateLimit(deps.rateLimits, {
+        name: 'public',
+        max: PUBLIC_RATE_LIMIT.createPerMinute,
+        timeWindowMs: 60_000,
+        whenUncounted: 'refuse',
+        tooMany: tooManyPublicRequests,
+      }),
+    );
     const routes = scope.withTypeProvider<ZodTypeProvider>();
 
     routes.get(

@@ -1,15 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  ForbiddenError,
   ManualTicketCreateBodySchema,
+  TELESURVEILLANCE_TICKET_FIELDS,
   TICKET_MESSAGES as M,
   TicketCreateResponseSchema,
+  ValidationError,
   parseManagementBody,
   ticketRegistrationToIso,
 } from '@fsm/contracts';
 import type { AppDeps } from '../../app-deps.js';
-import { ACCESS_DENIED, principalOf, scopeOf } from '../../auth/principal.js';
+import { principalOf, scopeOf } from '../../auth/principal.js';
 import { openTicket } from '../../commands/tickets/open-ticket.js';
 import { readMultipartForm } from '../../files/uploads.js';
 import { actorOf } from '../actor.js';
@@ -20,8 +21,9 @@ import { actorOf } from '../actor.js';
  * télésurveillance accounts for the agencies they are assigned to; an
  * installation outside that scope is "introuvable" (404). Staff may choose a
  * technician (the ticket is then taken in charge at once) and tick urgent;
- * télésurveillance does neither: its form has no such field, so a request
- * that carries one is refused (403) rather than silently trimmed.
+ * télésurveillance sends only its form's fields: any other one with a value
+ * (registration date, technician, urgency, remarque_tech…) is refused with a
+ * 400 rather than silently trimmed (a 403 would end the operator's session).
  */
 export async function ticketCreateRoute(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.withTypeProvider<ZodTypeProvider>().post(
@@ -30,10 +32,10 @@ export async function ticketCreateRoute(app: FastifyInstance, deps: AppDeps): Pr
     async (request, reply) => {
       const principal = principalOf(request);
       const form = await readMultipartForm(request);
+      const staff = principal.role !== 'telesurveillance';
+      if (!staff) refuseFieldsOutsideTelesurvForm(form.fields);
       // Multipart text fields cannot go through the route schema; the same contracts schema parses them here.
       const body = parseManagementBody(ManualTicketCreateBodySchema, form.fields);
-      const staff = principal.role !== 'telesurveillance';
-      if (!staff && (body.id_technicien !== undefined || body.urgent !== undefined)) throw new ForbiddenError(ACCESS_DENIED);
       const { date_enregistrement: date, heure_enregistrement: time } = body;
       const opened = await openTicket(deps, actorOf(request), {
         source: staff ? 'manual' : 'telesurveillance',
@@ -51,4 +53,14 @@ export async function ticketCreateRoute(app: FastifyInstance, deps: AppDeps): Pr
       return reply.status(201).send({ success: true as const, message: M.manualSuccess, ticket_id: opened.ticketId, num_chrono: opened.numChrono });
     },
   );
+}
+
+const TELESURV_FIELDS = new Set(TELESURVEILLANCE_TICKET_FIELDS);
+
+/** Blank values carry nothing (a form may send its empty inputs) and pass. */
+function refuseFieldsOutsideTelesurvForm(fields: Readonly<Record<string, string>>): void {
+  const extra = Object.entries(fields)
+    .filter(([name, value]) => !TELESURV_FIELDS.has(name) && value.trim() !== '')
+    .map(([name]) => name.slice(0, 40));
+  if (extra.length > 0) throw new ValidationError(M.telesurvFieldsNotAllowed(extra.slice(0, 5)));
 }
