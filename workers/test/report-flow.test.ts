@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'bullmq';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,10 +14,12 @@ import { createTestDatabase, type TestDatabase } from '@fsm/eventstore/test-supp
 import { ProjectionRunner, readModelProjectors } from '@fsm/projections';
 import { createQueues, type Queues } from '../src/queues.js';
 import { Reactor } from '../src/reactor.js';
+import { RENDER_REPORT_JOB, reportsProcessor } from '../src/reports/report-processor.js';
+import { createThreadRenderer } from '../src/reports/report-renderer.js';
 import { reactions, startWorkers, type RunningWorkers } from '../src/start-workers.js';
 import { pdfText } from './support/pdf-text.js';
 import { startSmtpCatcher, type SmtpCatcher } from './support/smtp-catcher.js';
-import { appendAgence, appendClosedTicket, appendTemplate, type ClosedTicket } from './support/ticket-fixture.js';
+import { appendAgence, appendClientWithSite, appendClosedTicket, appendTemplate, type ClosedTicket } from './support/ticket-fixture.js';
 
 /*
  * The whole side-effect path on real Postgres, Redis and an SMTP server run by
@@ -300,5 +303,112 @@ describe('a worker killed in the middle of a job', () => {
     expect(sentRows.rows[0]!.n).toBe(5);
     // The outbox is unused when SMTP_URL is set.
     await expect(readFile(join(dataDir, 'outbox'))).rejects.toThrow();
+  });
+});
+
+/*
+ * Issue 20: right after a rebuild's reset the worker waited 5 s, then
+ * rendered with what the read models held: no agency template, no agency
+ * block, an empty client address, no site contact, and a generated report is
+ * never rendered again. Here the projection runner is held while the visits
+ * are recorded: the jobs must go back to the delayed set (no attempt spent,
+ * nothing rendered), then render everything once the runner catches up.
+ */
+describe('a report started while the read models are behind', () => {
+  let workers: RunningWorkers | undefined;
+  let queues: Queues | undefined;
+  afterAll(async () => {
+    await workers?.close();
+    await queues?.close();
+  });
+
+  it('is not rendered until they reach its visit, then prints the template, agency block, client address and contact', { timeout: 120_000 }, async () => {
+    const prefix = newPrefix();
+    queues = createQueues(redisUrl, prefix);
+    // The first describe's reactor name: its checkpoint is at the head, so only this test's visits are enqueued.
+    workers = await startWorkers({ env, pool, store, logger, queuePrefix: prefix, reactorName: 'reactor-a', backoffMs: 100 });
+    await runner.stop();
+
+    const templateId = await appendTemplate(
+      store,
+      '<h1>Rapport agence {{ticket.num_chrono}}</h1><p>Client : {{client.nom}}, {{client.adresse}}, {{client.code_postale}} {{client.ville}}</p><p>Contact du site : {{site.interlocuteur_princ}}</p>',
+      'Modèle Lyon',
+    );
+    const withTemplate = await appendAgence(store, { nom: 'Agence Lyon Part-Dieu', templateId });
+    const withoutTemplate = await appendAgence(store, { nom: 'Agence Vienne' });
+    const templated = await appendClosedTicket(store, blobs, withTemplate, 'LYO-2026-07001', {}, await appendClientWithSite(store, withTemplate));
+    const builtIn = await appendClosedTicket(store, blobs, withoutTemplate, 'VIE-2026-07002', {}, await appendClientWithSite(store, withoutTemplate, { prenom: 'Hugo', nom: 'Bernard' }));
+
+    // Each job ran, found the read models behind, and went back to the delayed set without spending an attempt.
+    for (const ticket of [templated, builtIn]) {
+      const job = await waitFor(async () => {
+        const found = await queues!.get('reports').getJob(`report-${ticket.closedEventId}`);
+        return found && found.attemptsStarted >= 1 && (await found.getState()) === 'delayed' ? found : null;
+      }, 60_000);
+      expect(job.attemptsMade).toBe(0);
+      expect((await reportEvents(ticket.closedEventId)).map((event) => event.type)).toEqual([]);
+    }
+
+    runner = new ProjectionRunner({ pool, store, projectors: readModelProjectors, standbyRetryMs: 100 });
+    await runner.start();
+    const generated = async (ticket: ClosedTicket) => {
+      const events = await waitFor(async () => {
+        const found = await reportEvents(ticket.closedEventId);
+        return found.some((event) => event.type === 'ReportGenerated') ? found : null;
+      }, 90_000);
+      expect(events.map((event) => event.type)).toEqual(['ReportGenerated']);
+      const data = events[0]!.data as ReportGeneratedData;
+      return { data, text: pdfText(await blobs.read(data.blobRef)) };
+    };
+
+    const fromTemplate = await generated(templated);
+    expect(fromTemplate.data.templateId).toBe(templateId);
+    expect(fromTemplate.data.templateFallback).toBeNull();
+    expect(fromTemplate.text).toContain('Rapport agence LYO-2026-07001');
+    expect(fromTemplate.text).toContain('Client : Clinique du Parc, 8 avenue des Tilleuls, 69100 Villeurbanne');
+    expect(fromTemplate.text).toContain('Contact du site : Claire Martin');
+
+    const fromLayout = await generated(builtIn);
+    expect(fromLayout.data.templateId).toBeNull();
+    for (const line of ['Agence Vienne', '12 rue des Pompiers', '69003 Lyon', 'Tél. 04 78 00 00 00', '8 avenue des Tilleuls', '69100 Villeurbanne', 'Interlocuteur : Hugo Bernard']) {
+      expect(fromLayout.text).toContain(line);
+    }
+  });
+
+  it('past its patience, spends its attempts and records ReportGenerationFailed, never a report with gaps', { timeout: 60_000 }, async () => {
+    // Without the first test's reactor and workers: this visit's only job is the one added below.
+    await workers?.close();
+    workers = undefined;
+    const prefix = newPrefix();
+    const behindQueues = createQueues(redisUrl, prefix);
+    const renderer = createThreadRenderer();
+    const worker = new Worker(
+      'reports',
+      reportsProcessor({ pool, store, blobs, renderer, clock: () => new Date(), readModelsPatienceMs: 0, readModelsWaitMs: 0 }),
+      { connection: { url: redisUrl, maxRetriesPerRequest: null }, prefix },
+    );
+    await runner.stop();
+    try {
+      const agenceId = await appendAgence(store, { nom: 'Agence Grenoble' });
+      const ticket = await appendClosedTicket(store, blobs, agenceId, 'GRE-2026-07003', {}, await appendClientWithSite(store, agenceId));
+      const jobId = `report-${ticket.closedEventId}`;
+      await behindQueues
+        .get('reports')
+        .add(RENDER_REPORT_JOB, { reportId: ticket.closedEventId, ticketId: ticket.ticketId, interventionId: null }, { jobId, attempts: 2, backoff: { type: 'fixed', delay: 50 } });
+      const job = await waitFor(async () => {
+        const found = await behindQueues.get('reports').getJob(jobId);
+        return found && (await found.getState()) === 'failed' ? found : null;
+      });
+      expect(job.attemptsMade).toBe(2);
+      const events = await reportEvents(ticket.closedEventId);
+      expect(events.map((event) => event.type)).toEqual(['ReportGenerationFailed']);
+      expect((events[0]!.data as { error: string }).error).toContain('read models have not reached the visit');
+    } finally {
+      await worker.close();
+      await renderer.close();
+      await behindQueues.close();
+      runner = new ProjectionRunner({ pool, store, projectors: readModelProjectors, standbyRetryMs: 100 });
+      await runner.start();
+    }
   });
 });

@@ -20,7 +20,8 @@ import {
   findTemplate,
   listInterlocuteursByInstallation,
   listInterlocuteursBySite,
-  RUNNER_SCHEMA,
+  readModelsReached,
+  waitForReadModels,
 } from '@fsm/projections';
 import { readStreamOrEmpty } from '../event-ids.js';
 import { REPORT_IMAGE_KEYS, isPngOrJpeg, type ReportFacts, type RenderInput } from './report-facts.js';
@@ -30,7 +31,7 @@ import { REPORT_IMAGE_KEYS, isPngOrJpeg, type ReportFacts, type RenderInput } fr
  * (the visit event is the report's identity, and the read models may not have
  * reached it yet when the reactor reacts to the close); reference data that
  * the log does not repeat (agency, its template, client address, contacts,
- * métier) comes from the read models at render time.
+ * métier) comes from the read models, once they have reached the visit.
  */
 
 export interface ReportJobTarget {
@@ -51,6 +52,8 @@ export interface LoadReportDeps {
   pool: pg.Pool;
   store: EventStore;
   blobs: BlobStore;
+  /** READ_MODELS_WAIT_MS unless set (tests shorten it). */
+  readModelsWaitMs?: number;
 }
 
 const dateTime = new Intl.DateTimeFormat(TICKET_LOCALE, {
@@ -115,26 +118,76 @@ function findVisit(history: readonly RecordedEvent[], parsed: readonly TicketEve
   throw new UnrecoverableError(`report ${target.reportId}: no matching visit in ticket ${target.ticketId}`);
 }
 
-/** The longest a report waits for the read models to reach its visit before rendering with what they hold. */
+/** The longest one attempt waits for the read models to reach its visit; then the job is retried later (report-processor.ts). */
 export const READ_MODELS_WAIT_MS = 5_000;
 
 /**
- * Waits until the read models include `position` (the visit), so that what
- * was written before the close — the agency's template, a renamed client —
- * is what the report shows. Without a projections checkpoint (a workers-only
- * set-up) there is nothing to wait for; past the bound it renders anyway.
+ * Every read model `loadReport` reads, and those they are built from
+ * (installations reads clients, sites and métiers). A query added below on
+ * another read model adds its name here, or the report may print a gap.
  */
-async function awaitReadModels(deps: LoadReportDeps, position: string): Promise<void> {
-  const deadline = Date.now() + READ_MODELS_WAIT_MS;
+export const REPORT_READ_MODELS = ['agences', 'templates', 'clients', 'sites', 'metiers', 'installations', 'interlocuteurs'] as const;
+
+/**
+ * The read models have not reached the visit within this attempt's wait
+ * (projections behind, rebuilding, or one of them stopped): rendering now
+ * would print an empty agency block or address for good, since a generated
+ * report is never rendered again.
+ */
+export class ReadModelsNotReadyError extends Error {
+  override readonly name = 'ReadModelsNotReadyError';
+  constructor(readonly reportId: string, readonly position: string) {
+    super(`report ${reportId}: the read models have not reached the visit (position ${position}) yet`);
+  }
+}
+
+interface ReferenceData {
+  agence: Awaited<ReturnType<typeof findAgence>>;
+  client: Awaited<ReturnType<typeof findClient>>;
+  installation: Awaited<ReturnType<typeof findInstallation>>;
+  siteContacts: Awaited<ReturnType<typeof listInterlocuteursBySite>>;
+  installationContacts: Awaited<ReturnType<typeof listInterlocuteursByInstallation>>;
+  template: Awaited<ReturnType<typeof findTemplate>>;
+}
+
+/**
+ * What the log does not repeat (agency, its template, client address,
+ * contacts, métier), read once the read models hold the visit: what was
+ * written before the close is what the report shows. The check and the reads
+ * share one snapshot, so a rebuild that empties the read models between them
+ * cannot slip in; such a rebuild sends the loader back to waiting.
+ */
+async function readReferenceData(deps: LoadReportDeps, reportId: string, opened: TicketOpenedData, position: string): Promise<ReferenceData> {
+  const compare = (a: string, b: string) => deps.store.comparePositions(a, b);
+  const options = { readModels: REPORT_READ_MODELS };
+  const deadline = Date.now() + (deps.readModelsWaitMs ?? READ_MODELS_WAIT_MS);
   for (;;) {
-    const reached = await deps.pool
-      .query<{ position: string | null }>(`SELECT position FROM ${RUNNER_SCHEMA}.checkpoints WHERE name = 'read-models'`)
-      .then(({ rows }) => (rows.length === 0 ? undefined : rows[0]!.position))
-      .catch(() => undefined);
-    if (reached === undefined) return;
-    if (reached !== null && deps.store.comparePositions(reached, position) >= 0) return;
-    if (Date.now() >= deadline) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const reached = await waitForReadModels({ db: deps.pool, compare }, position, { ...options, timeoutMs: Math.max(0, deadline - Date.now()) });
+    if (!reached) throw new ReadModelsNotReadyError(reportId, position);
+    const client = await deps.pool.connect();
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      if (await readModelsReached({ db: client, compare }, position, options)) {
+        const agence = await findAgence(client, opened.agenceId);
+        const data: ReferenceData = {
+          agence,
+          client: await findClient(client, opened.client.id),
+          installation: await findInstallation(client, opened.installation.id),
+          siteContacts: await listInterlocuteursBySite(client, opened.site.id),
+          installationContacts: await listInterlocuteursByInstallation(client, opened.installation.id),
+          template: agence?.id_template ? await findTemplate(client, agence.id_template) : null,
+        };
+        await client.query('COMMIT');
+        return data;
+      }
+      await client.query('ROLLBACK');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+    if (Date.now() >= deadline) throw new ReadModelsNotReadyError(reportId, position);
   }
 }
 
@@ -145,19 +198,12 @@ export async function loadReport(deps: LoadReportDeps, target: ReportJobTarget):
   const opened = parsed.find((event): event is Extract<TicketEvent, { type: 'TicketOpened' }> => event.type === 'TicketOpened')?.data;
   if (!opened) throw new UnrecoverableError(`report ${target.reportId}: ticket ${target.ticketId} has no TicketOpened`);
   const visit = findVisit(history, parsed, target);
-  await awaitReadModels(deps, visit.event.position);
-
-  const [agence, client, installation, siteContacts, installationContacts, photo, signatureClient, signatureTechnicien] = await Promise.all([
-    findAgence(deps.pool, opened.agenceId),
-    findClient(deps.pool, opened.client.id),
-    findInstallation(deps.pool, opened.installation.id),
-    listInterlocuteursBySite(deps.pool, opened.site.id),
-    listInterlocuteursByInstallation(deps.pool, opened.installation.id),
+  const { agence, client, installation, siteContacts, installationContacts, template } = await readReferenceData(deps, target.reportId, opened, visit.event.position);
+  const [photo, signatureClient, signatureTechnicien] = await Promise.all([
     readImage(deps.blobs, opened.photo),
     readImage(deps.blobs, visit.report.signatureClient),
     readImage(deps.blobs, visit.report.signatureTechnicien),
   ]);
-  const template = agence?.id_template ? await findTemplate(deps.pool, agence.id_template) : null;
 
   const filename = reportFilename(opened.numChrono, visit.ordinal, target.reportId);
   const signedAtLabel = frenchDateTime(visit.report.closedAt);
@@ -209,7 +255,7 @@ export async function loadReport(deps: LoadReportDeps, target: ReportJobTarget):
     },
     photo,
     signatures: {
-      client: { image: signatureClient, signerName: fullName(opened.requester), role: 'Client (demandeur)', signedAtLabel },
+      client: { image: signatureClient, ...clientSigner(opened.requester, visit.report), signedAtLabel },
       technicien: { image: signatureTechnicien, signerName: fullName(visit.report.technicien), role: 'Technicien intervenant', signedAtLabel },
     },
     creationDate: visit.event.metadata.recordedAt ?? visit.report.closedAt,
@@ -281,9 +327,32 @@ export function templateValues(facts: ReportFacts, technicienId: string): Record
   };
 }
 
-/** Known variables filled (text escaped); unknown ones and any other `{{...}}` left by an editor removed: never raw braces. */
+/**
+ * Who signed for the client: the name and role typed in the wizard; before
+ * the wizard asked (older visits), or when left blank, the requester.
+ */
+export function clientSigner(
+  requester: { prenom: string; nom: string },
+  report: Pick<TicketVisitReport, 'signataireNom' | 'signataireQualite'>,
+): { signerName: string; role: string } {
+  const requesterName = fullName(requester);
+  const signerName = report.signataireNom ?? requesterName;
+  const role = report.signataireQualite ?? (signerName === requesterName ? 'Client (demandeur)' : 'Client');
+  return { signerName, role };
+}
+
+/** Stands for a typed line break through HTML escaping; U+2028 is itself a line separator, so one typed by a user means the same. */
+const LINE_BREAK = '\u2028';
+
+/**
+ * Known variables filled (text escaped, typed line breaks kept: HTML would
+ * fold a multi-line constat into one paragraph); unknown ones and any other
+ * `{{...}}` left by an editor removed: never raw braces.
+ */
 export function fillReportTemplate(html: string, values: Readonly<Record<string, string | null>>): string {
-  return fillTemplateVariables(html, values)
+  const withBreaks = Object.fromEntries(Object.entries(values).map(([key, value]) => [key, value?.replace(/\r\n?|\n/g, LINE_BREAK) ?? null]));
+  return fillTemplateVariables(html, withBreaks)
+    .replaceAll(LINE_BREAK, '<br />')
     .replace(/\{\{[^{}]*\}\}/g, '')
     .replace(/\{\{|\}\}/g, '');
 }

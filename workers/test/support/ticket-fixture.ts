@@ -1,5 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { ticketStreamId, type AgenceEvent, type TemplateEvent, type TicketEvent } from '@fsm/contracts';
+import {
+  clientStreamId,
+  interlocuteurStreamId,
+  siteStreamId,
+  ticketStreamId,
+  type AgenceEvent,
+  type ClientEvent,
+  type InterlocuteurEvent,
+  type SiteEvent,
+  type TemplateEvent,
+  type TicketEvent,
+} from '@fsm/contracts';
 import type { BlobStore, EventStore } from '@fsm/eventstore';
 import { photoPng, signaturePng } from './png.js';
 
@@ -38,6 +49,44 @@ export async function appendTemplate(store: EventStore, contentHtml: string, nam
   return templateId;
 }
 
+/** A client with its address, one site and the site's contact, as the ticket's `client` and `site` refer to them. */
+export interface ClientRefs {
+  client: { id: string; nom: string };
+  site: { id: string; nom: string; adresse: string; code_postal: string; ville: string };
+}
+
+export async function appendClientWithSite(store: EventStore, agenceId: string, contact = { prenom: 'Claire', nom: 'Martin' }): Promise<ClientRefs> {
+  const client = { id: randomUUID(), nom: 'Clinique du Parc' };
+  const site = { id: randomUUID(), nom: 'Bâtiment A', adresse: '1 rue des Lilas', code_postal: '69003', ville: 'Lyon' };
+  const interlocuteurId = randomUUID();
+  const clientCreated: ClientEvent = {
+    type: 'ClientCreated',
+    data: { clientId: client.id, nom: client.nom, adresse: '8 avenue des Tilleuls', ville: 'Villeurbanne', code_postal: '69100', agenceId, createdAt: '2026-01-05T08:00:00.000Z' },
+  };
+  const siteCreated: SiteEvent = {
+    type: 'SiteCreated',
+    data: { siteId: site.id, clientId: client.id, nom: site.nom, adresse: site.adresse, ville: site.ville, code_postal: site.code_postal, createdAt: '2026-01-05T08:00:00.000Z' },
+  };
+  const contactCreated: InterlocuteurEvent = {
+    type: 'InterlocuteurCreated',
+    data: {
+      interlocuteurId,
+      clientId: client.id,
+      ...contact,
+      fonction: 'Responsable sécurité',
+      telephone: null,
+      email: null,
+      siteIds: [site.id],
+      installationIds: [],
+      createdAt: '2026-01-05T08:00:00.000Z',
+    },
+  };
+  await store.appendToStream(clientStreamId(client.id), [{ id: randomUUID(), ...clientCreated, metadata: meta() }], { expectedRevision: 'no_stream' });
+  await store.appendToStream(siteStreamId(site.id), [{ id: randomUUID(), ...siteCreated, metadata: meta() }], { expectedRevision: 'no_stream' });
+  await store.appendToStream(interlocuteurStreamId(interlocuteurId), [{ id: randomUUID(), ...contactCreated, metadata: meta() }], { expectedRevision: 'no_stream' });
+  return { client, site };
+}
+
 export interface ClosedTicket {
   ticketId: string;
   numChrono: string;
@@ -60,6 +109,8 @@ export async function appendClosedTicket(
   agenceId: string,
   numChrono = `LYO-2026-${String(Math.floor(Math.random() * 90000) + 10000)}`,
   images: VisitImages = {},
+  /** The ticket's client and site; made-up ids (absent from the read models) by default. */
+  refs?: ClientRefs,
 ): Promise<ClosedTicket> {
   const ticketId = randomUUID();
   const paul = { id: randomUUID(), prenom: 'Paul', nom: 'Durand' };
@@ -77,8 +128,8 @@ export async function appendClosedTicket(
         numChrono,
         source: 'manual',
         agenceId,
-        client: { id: randomUUID(), nom: 'Clinique du Parc' },
-        site: { id: randomUUID(), nom: 'Bâtiment A', adresse: '1 rue des Lilas', code_postal: '69003', ville: 'Lyon' },
+        client: refs?.client ?? { id: randomUUID(), nom: 'Clinique du Parc' },
+        site: refs?.site ?? { id: randomUUID(), nom: 'Bâtiment A', adresse: '1 rue des Lilas', code_postal: '69003', ville: 'Lyon' },
         installation: { id: randomUUID(), nom: 'SSI catégorie A', astreinte: 1 },
         metier: { id: randomUUID(), nom: 'Sécurité incendie' },
         delai: 4,
