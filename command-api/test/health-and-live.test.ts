@@ -75,6 +75,9 @@ describe('GET /api/health', () => {
     expect(body.eventStore.head).toMatch(/^\d{20}-\d{20}$/);
     expect(body.projections.checkpoint >= body.eventStore.head).toBe(true);
     expect(body.projections.lag).toBe(0);
+    expect(body.projections.lagSeconds).toBe(0);
+    expect(body.eventStore.visibleHead).toBe(body.eventStore.head);
+    expect(Object.keys(body.eventStore)).toEqual(expect.arrayContaining(['headRecordedAt', 'horizon']));
     expect(body.projections.stopped).toEqual([]);
     expect(body.redis.reachable).toBe(true);
   });

@@ -110,6 +110,34 @@ export interface Subscription {
   stop(): Promise<void>;
 }
 
+/** The transaction holding every subscriber's visibility horizon back (Postgres only). */
+export interface HorizonHolder {
+  /** Transaction id (xid), as text. */
+  transaction: string;
+  /** When that transaction started (or was prepared, for a two-phase one); null when the role may not see it. */
+  startedAt: string | null;
+  /** Seconds it has been open, by the server's clock; null with `startedAt`. */
+  ageSeconds: number | null;
+  /** Its session's application_name; null for a prepared (two-phase) transaction or when hidden. */
+  application: string | null;
+  /** Its database: the horizon is cluster-wide, so it may be another database on the same server. */
+  database: string | null;
+  /** pg_stat_activity state ('active', 'idle in transaction', ...), 'prepared' for a two-phase one. */
+  state: string | null;
+}
+
+/** What health reports about the log, read without the subscribers' visibility horizon. */
+export interface StoreHealth {
+  /** The newest committed event, even one subscribers cannot see yet; null on an empty log. */
+  head: { position: Position; recordedAt: string } | null;
+  /** The newest event a subscriber can see now (what `headPosition()` returns). */
+  visibleHead: Position | null;
+  /** The oldest open transaction holding an id, which holds subscribers back; null when none (or unknown on KurrentDB). */
+  horizon: HorizonHolder | null;
+  /** The first committed event after `from`, i.e. the oldest one not yet applied; null when none is left. */
+  oldestPending: { position: Position; recordedAt: string; ageSeconds: number } | null;
+}
+
 export interface EventStore {
   readonly kind: 'postgres' | 'kurrent';
   appendToStream(stream: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult>;
@@ -119,6 +147,8 @@ export interface EventStore {
   subscribeToAll(options: SubscribeOptions): Subscription;
   /** Position of the newest event a subscriber can see, null on an empty log. */
   headPosition(): Promise<Position | null>;
+  /** For health: the true head, what holds readers back, and how old the oldest event after `from` is. */
+  health(from: Position | null): Promise<StoreHealth>;
   comparePositions(a: Position, b: Position): number;
   close(): Promise<void>;
 }

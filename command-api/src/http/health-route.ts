@@ -9,6 +9,21 @@ import { bearerToken } from '../auth/tokens.js';
 
 const LAG_SCAN_LIMIT = 10_000;
 
+/**
+ * When health says `degraded`. Read-your-writes waits a few seconds for the
+ * read models (READ_YOUR_WRITES_TIMEOUT_MS); past these figures users see
+ * stale screens for much longer than that, which an operator must hear about.
+ */
+export const HEALTH_THRESHOLDS = {
+  /** Events the read models can see but have not applied. */
+  lagEvents: 1_000,
+  /** Age of the oldest committed event the read models have not applied. */
+  lagSeconds: 30,
+  /** Age of the oldest open transaction holding an id: every subscriber waits behind it. */
+  horizonSeconds: 30,
+} as const;
+export type HealthThresholds = { [Key in keyof typeof HEALTH_THRESHOLDS]: number };
+
 const HealthStatus = z.enum(['ok', 'degraded', 'down']);
 
 /** What anyone gets: load balancers and probes need the status (and the 200/503) only. */
@@ -33,12 +48,33 @@ export const HealthResponse = z.object({
   status: HealthStatus,
   postgres: z.object({ reachable: z.boolean() }),
   redis: z.object({ reachable: z.boolean() }),
-  eventStore: z.object({ kind: z.string(), reachable: z.boolean(), head: z.string().nullable() }),
+  eventStore: z.object({
+    kind: z.string(),
+    reachable: z.boolean(),
+    /** The newest committed event, even one readers cannot see yet. */
+    head: z.string().nullable(),
+    headRecordedAt: z.string().nullable(),
+    /** The newest event readers can see; behind `head` while a transaction holds them back. */
+    visibleHead: z.string().nullable(),
+    /** The oldest open transaction holding an id (cluster-wide on Postgres), null when none or unknown. */
+    horizon: z
+      .object({
+        transaction: z.string(),
+        startedAt: z.string().nullable(),
+        ageSeconds: z.number().nullable(),
+        application: z.string().nullable(),
+        database: z.string().nullable(),
+        state: z.string().nullable(),
+      })
+      .nullable(),
+  }),
   projections: z.object({
     checkpoint: z.string().nullable(),
-    /** Events the read models still have to apply (capped; `lagCapped` when more). */
+    /** Events the read models can see and still have to apply (capped; `lagCapped` when more). */
     lag: z.number().int().nullable(),
     lagCapped: z.boolean(),
+    /** Age of the oldest committed event not yet applied (0 when none), whatever holds it back. */
+    lagSeconds: z.number().nullable(),
     /** Each one waits at its failing event while the others go on. */
     stopped: z.array(StoppedReadModel),
   }),
@@ -51,8 +87,10 @@ const HealthAnswer = z.union([HealthResponse, HealthSummary]);
 
 /**
  * `ok` when everything answers; `degraded` when Redis (jobs) is down, the read
- * models lag, or a read model is stopped on an event, since commands still
- * work; `down` when the event store or Postgres cannot be reached (503).
+ * models lag (HEALTH_THRESHOLDS: in events or in seconds), a transaction has
+ * held the readers' horizon back too long, or a read model is stopped on an
+ * event, since commands still work; `down` when the event store or Postgres
+ * cannot be reached (503).
  *
  * Public, since probes carry no token: anyone gets `{ status }`; a caller
  * passing HEALTH_DETAILS_ACCESS gets the details on the same route. Probes
@@ -83,24 +121,28 @@ async function mayReadDetails(request: FastifyRequest, deps: AppDeps): Promise<b
   }
 }
 
-async function checkHealth(deps: AppDeps): Promise<HealthDetails> {
-  const [postgres, redis, head, stopped] = await Promise.all([
+export type HealthDeps = Pick<AppDeps, 'pool' | 'redisPing' | 'store'> & {
+  watcher: Pick<AppDeps['watcher'], 'position'>;
+  live: Pick<AppDeps['live'], 'size'>;
+};
+
+export async function checkHealth(deps: HealthDeps, thresholds: HealthThresholds = HEALTH_THRESHOLDS): Promise<HealthDetails> {
+  const checkpoint = deps.watcher.position;
+  const [postgres, redis, storeHealth, stopped] = await Promise.all([
     deps.pool.query('SELECT 1').then(
       () => true,
       () => false,
     ),
     deps.redisPing().catch(() => false),
-    deps.store.headPosition().then(
-      (position) => ({ reachable: true, position }),
-      () => ({ reachable: false, position: null }),
-    ),
+    deps.store.health(checkpoint).catch(() => null),
     // Postgres down: `down` already says more than this could.
     readStoppedProjectors(deps.pool).catch(() => []),
   ]);
-  const checkpoint = deps.watcher.position;
+  // A checkpoint the store cannot read (left over from another store) is not the store being down.
+  const storeReachable = storeHealth !== null || (await deps.store.headPosition().then(() => true, () => false));
   let lag: number | null = null;
   let lagCapped = false;
-  if (head.reachable) {
+  if (storeReachable) {
     try {
       const slice = await deps.store.readAll({ from: checkpoint, maxCount: LAG_SCAN_LIMIT });
       lag = slice.events.length;
@@ -109,17 +151,30 @@ async function checkHealth(deps: AppDeps): Promise<HealthDetails> {
       lag = null;
     }
   }
-  const down = !postgres || !head.reachable;
-  const status = down ? 'down' : !redis || (lag ?? 0) > 1_000 || stopped.length > 0 ? 'degraded' : 'ok';
+  const lagSeconds = storeHealth ? (storeHealth.oldestPending?.ageSeconds ?? 0) : null;
+  const horizon = storeHealth?.horizon ?? null;
+  const down = !postgres || !storeReachable;
+  const lagging = (lag ?? 0) > thresholds.lagEvents || (lagSeconds ?? 0) > thresholds.lagSeconds;
+  // An age hidden from this role (no pg_read_all_stats) cannot decide; the lag in seconds still does.
+  const heldBack = horizon?.ageSeconds != null && horizon.ageSeconds > thresholds.horizonSeconds;
+  const status = down ? 'down' : !redis || lagging || heldBack || stopped.length > 0 ? 'degraded' : 'ok';
   return {
     status,
     postgres: { reachable: postgres },
     redis: { reachable: redis },
-    eventStore: { kind: deps.store.kind, reachable: head.reachable, head: head.position },
+    eventStore: {
+      kind: deps.store.kind,
+      reachable: storeReachable,
+      head: storeHealth?.head?.position ?? null,
+      headRecordedAt: storeHealth?.head?.recordedAt ?? null,
+      visibleHead: storeHealth?.visibleHead ?? null,
+      horizon,
+    },
     projections: {
       checkpoint,
       lag,
       lagCapped,
+      lagSeconds,
       stopped: stopped.map(({ runner: _runner, ...readModel }) => readModel),
     },
     live: { clients: deps.live.size },

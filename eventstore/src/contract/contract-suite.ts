@@ -4,7 +4,7 @@ import type { EventStore, ExpectedRevision, NewEvent, Position, RecordedEvent, S
 import { collect, newEvent, range, streamIn, uniqueCategory, waitFor, type Collector } from './test-helpers.js';
 
 /**
- * The event-store contract (EVENTSTORE-CONTRACT.md, items 1-12 and 15), written
+ * The event-store contract (EVENTSTORE-CONTRACT.md, items 1-12, 15-17 and 19), written
  * once against the port and run against every adapter. Items 13 and 14
  * (rebuild equals live, one runner) belong to the projections workspace.
  *
@@ -17,6 +17,12 @@ export interface StoreTuning {
   label?: string;
   pollIntervalMs?: number;
   retryDelayMs?: number;
+  /**
+   * How the store's client reports a failed append, where the client has a
+   * choice (KurrentDB's `throwOnAppendFailure=false` answers instead of
+   * throwing); an adapter with one way only ignores it.
+   */
+  appendFailures?: 'throw' | 'answer';
 }
 
 /** An append left inside an open transaction, for the slow-writer test. */
@@ -592,6 +598,81 @@ export function runEventStoreContract(name: string, adapter: ContractAdapter): v
         expectIncreasing(subscriber, firstPositions);
       },
     );
+
+    test('16. idempotent any: the same ids re-appended with any write nothing and return the first result, after the stream moved on, from another client, and racing', async () => {
+      // A server-side cache cannot be emptied from here; what the suite can
+      // show is a retry that no longer matches the stream's last append.
+      const [store, other] = [await openStore(), await openStore()];
+      const category = uniqueCategory('anyretry');
+      const stream = streamIn(category);
+      const start = await store.headPosition();
+      const outcome = [newEvent('Generated')];
+      const first = await store.appendToStream(stream, outcome, { expectedRevision: 'any' });
+      expect(await store.appendToStream(stream, outcome, { expectedRevision: 'any' })).toEqual(first);
+
+      await store.appendToStream(stream, [newEvent('Later')], { expectedRevision: 'any' });
+      const batch = [newEvent('A'), newEvent('B')];
+      const batchFirst = await other.appendToStream(stream, batch, { expectedRevision: 'any' });
+      await store.appendToStream(stream, [newEvent('Later')], { expectedRevision: 'any' });
+      expect(await other.appendToStream(stream, outcome, { expectedRevision: 'any' })).toEqual(first);
+      expect(await store.appendToStream(stream, batch, { expectedRevision: 'any' })).toEqual(batchFirst);
+
+      // Copies of one outcome from several workers at once: written once, one answer for all.
+      const raced = [newEvent('Raced')];
+      const answers = await Promise.all(range(6).map((racer) => (racer % 2 ? other : store).appendToStream(stream, raced, { expectedRevision: 'any' })));
+      expect(answers.every((answer) => answer.nextExpectedRevision === answers[0]?.nextExpectedRevision && answer.position === answers[0]?.position)).toBe(true);
+
+      // Stored ids in another arrangement are a conflict, not a retry.
+      await expect(store.appendToStream(stream, [outcome[0]!, newEvent('New')], { expectedRevision: 'any' })).rejects.toBeInstanceOf(ConcurrencyError);
+
+      expect((await store.readStream(stream)).map((event) => event.type)).toEqual(['Generated', 'Later', 'A', 'B', 'Later', 'Raced']);
+      const slice = await store.readAll({ from: start, filter: { categories: [category] }, maxCount: 100 });
+      expect(slice.events).toHaveLength(6);
+    });
+
+    test('17. conflicts in every client mode: a stale expected revision is a ConcurrencyError, never a silent success', async () => {
+      for (const appendFailures of ['throw', 'answer'] as const) {
+        const store = await openStore({ appendFailures });
+        const stream = streamIn(uniqueCategory('mode'));
+        await store.appendToStream(stream, [newEvent('Opened')], { expectedRevision: 'no_stream' });
+        await expectConflict(store.appendToStream(stream, [newEvent('Again')], { expectedRevision: 'no_stream' }), { stream, expected: 'no_stream', actual: 0 });
+        await expectConflict(store.appendToStream(stream, [newEvent('Stale')], { expectedRevision: 3 }), { stream, expected: 3, actual: 0 });
+        const missing = streamIn(uniqueCategory('mode'));
+        await expectConflict(store.appendToStream(missing, [newEvent('Exists')], { expectedRevision: 'stream_exists' }), {
+          stream: missing,
+          expected: 'stream_exists',
+          actual: -1,
+        });
+        await expectConflict(store.appendToStream(missing, [newEvent('Stale')], { expectedRevision: 0 }), { stream: missing, expected: 0, actual: -1 });
+        expect((await store.readStream(stream)).map((event) => event.type), appendFailures).toEqual(['Opened']);
+        await expect(store.readStream(missing)).rejects.toBeInstanceOf(StreamNotFoundError);
+      }
+    });
+
+    test('19. honest head: health reports the newest committed event while an open append holds readers back, and what holds them', async () => {
+      const store = await openStore();
+      const category = uniqueCategory('honest');
+      const before = await store.headPosition();
+      const held = harness.beginHeldAppend ? await harness.beginHeldAppend(streamIn(category), [newEvent('Held')]) : null;
+      try {
+        const committed = await store.appendToStream(streamIn(category), [newEvent('Committed')], { expectedRevision: 'no_stream' });
+        const health = await store.health(before);
+        expect(health.head?.position).toBe(committed.position);
+        if (held) {
+          // Readers stop below the open append: the visible head lags, the true head does not.
+          expect(health.visibleHead === null || store.comparePositions(health.visibleHead, committed.position) < 0).toBe(true);
+          expect(health.horizon).not.toBeNull();
+          expect(health.horizon!.ageSeconds).toBeGreaterThanOrEqual(0);
+        } else {
+          expect(health.visibleHead).toBe(committed.position);
+        }
+        expect(health.oldestPending).not.toBeNull();
+      } finally {
+        await held?.rollback();
+      }
+      const after = await store.health(null);
+      expect(after.head).not.toBeNull();
+    });
   });
 }
 

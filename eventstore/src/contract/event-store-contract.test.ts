@@ -98,7 +98,7 @@ if (kurrentUrl) {
       return {
         createStore: async (tuning = {}) =>
           createKurrentEventStore({
-            connectionString: kurrentUrl,
+            connectionString: tuning.appendFailures === 'answer' ? withSetting(kurrentUrl, 'throwOnAppendFailure=false') : kurrentUrl,
             ...(tuning.retryDelayMs === undefined ? {} : { retryDelayMs: tuning.retryDelayMs }),
           }),
         dispose: async () => undefined,
@@ -117,4 +117,8 @@ if (kurrentUrl) {
   describe.skip('event-store contract: kurrent (EVENTSTORE_URL not set)', () => {
     test('runs when EVENTSTORE_URL points at a KurrentDB server', () => undefined);
   });
+}
+
+function withSetting(connectionString: string, setting: string): string {
+  return `${connectionString}${connectionString.includes('?') ? '&' : '?'}${setting}`;
 }

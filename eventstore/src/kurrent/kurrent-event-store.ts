@@ -30,11 +30,13 @@ import type {
   ReadAllOptions,
   ReadStreamOptions,
   RecordedEvent,
+  StoreHealth,
   SubscribeOptions,
   Subscription,
 } from '../port.js';
 import { comparePositionPairs, maxPosition } from '../positions.js';
 import { isIncluded, serverFilter } from './kurrent-filters.js';
+import { PermanentSubscriptionError, findStoredAppend } from './kurrent-policies.js';
 import { startKurrentSubscription } from './kurrent-subscription.js';
 import { formatKurrentPosition, isRealPosition, parseKurrentPosition } from './positions.js';
 
@@ -45,7 +47,7 @@ export interface KurrentEventStoreOptions {
   client?: KurrentDBClient;
   /** Default number of events per subscription batch and per `readAll`. */
   batchSize?: number;
-  /** Pause before retrying a failed batch handler or resubscribing after an error. */
+  /** Pause before retrying a failed batch handler; the first pause before resubscribing after an error (then doubled, up to 30 s). */
   retryDelayMs?: number;
 }
 
@@ -57,6 +59,8 @@ export interface KurrentEventStore extends EventStore {
 
 const DEFAULT_BATCH_SIZE = 500;
 const DEFAULT_RETRY_DELAY_MS = 1_000;
+/** Writers that got in between the read and the write of an 'any' append, retried before giving up (as on Postgres). */
+const MAX_CHECKED_APPEND_ATTEMPTS = 50;
 
 type KurrentRecordedEvent = AllStreamRecordedEvent;
 
@@ -82,7 +86,7 @@ export function createKurrentEventStore(options: KurrentEventStoreOptions): Kurr
   // KurrentDB revisions already count from 0, like the port's, so they pass through unchanged.
   const toRecordedEvent = (event: RecordedEventLike): RecordedEvent => {
     if (!isRealPosition(event.position)) {
-      throw new Error(`KurrentDB returned event ${event.id} without a position (the server must be 22.6 or newer)`);
+      throw new PermanentSubscriptionError(`KurrentDB returned event ${event.id} without a position (the server must be 22.6 or newer)`);
     }
     return {
       id: event.id,
@@ -112,16 +116,25 @@ export function createKurrentEventStore(options: KurrentEventStoreOptions): Kurr
           metadata: metadataToStore(event),
         }) as unknown as EventData,
     );
+    if (expectedRevision === 'any' || expectedRevision === 'stream_exists') return appendChecked(stream, events, eventData, expectedRevision);
+    return appendOnce(stream, eventData, expectedRevision, expectedRevision);
+  }
+
+  /** One append with `state` as the expected revision; a conflict reports `expected`, what the caller asked for. */
+  async function appendOnce(stream: string, eventData: EventData[], state: ExpectedRevision, expected: ExpectedRevision): Promise<AppendResult> {
     let result;
     try {
-      result = await client.appendToStream(stream, eventData, { streamState: toStreamState(expectedRevision) });
+      result = await client.appendToStream(stream, eventData, { streamState: toStreamState(state) });
     } catch (error) {
       if (isWrongExpectedVersion(error)) {
         const actual = error.actualState === NO_STREAM ? -1 : Number(error.actualState);
-        throw new ConcurrencyError(stream, expectedRevision, actual);
+        throw new ConcurrencyError(stream, expected, actual);
       }
       throw error;
     }
+    // With `throwOnAppendFailure=false` in the connection string the client
+    // answers a conflict instead of throwing it; taken as a success it would be a lost update.
+    if (!result.success) throw new ConcurrencyError(stream, expected, Number(result.nextExpectedRevision));
     const nextExpectedRevision = Number(result.nextExpectedRevision);
     // An idempotent retry comes back without a position: the first write's
     // position is that of the event now at the returned revision.
@@ -129,6 +142,45 @@ export function createKurrentEventStore(options: KurrentEventStoreOptions): Kurr
       ? formatKurrentPosition(result.position)
       : await positionOfRevision(stream, nextExpectedRevision);
     return { nextExpectedRevision, position };
+  }
+
+  /**
+   * 'any' and 'stream_exists' without relying on the server's idempotency
+   * check, which for them only remembers recent event ids (a bounded cache,
+   * emptied by a restart): the stream is read, ids already stored as this
+   * append would store them give back the first result, and otherwise the
+   * events are written with the revision just read as the expected one, read
+   * again when another writer got in first. The outcome appends of the
+   * workers retry this way, on small streams of their own (one per report or
+   * export), so the read stays short.
+   */
+  async function appendChecked(
+    stream: string,
+    events: readonly NewEvent[],
+    eventData: EventData[],
+    expected: 'any' | 'stream_exists',
+  ): Promise<AppendResult> {
+    const ids = events.map((event) => event.id);
+    for (let attempt = 1; ; attempt++) {
+      let stored: RecordedEvent[] = [];
+      let exists = true;
+      try {
+        stored = await readStream(stream);
+      } catch (error) {
+        if (!(error instanceof StreamNotFoundError)) throw error;
+        exists = false;
+      }
+      const current = stored.at(-1)?.revision ?? -1;
+      if (!exists && expected === 'stream_exists') throw new ConcurrencyError(stream, expected, -1);
+      const previous = findStoredAppend(stored, ids);
+      if (previous.kind === 'stored') return { nextExpectedRevision: previous.last.revision, position: previous.last.position };
+      if (previous.kind === 'mismatch') throw new ConcurrencyError(stream, expected, current);
+      try {
+        return await appendOnce(stream, eventData, exists ? current : 'no_stream', expected);
+      } catch (error) {
+        if (!(error instanceof ConcurrencyError) || attempt >= MAX_CHECKED_APPEND_ATTEMPTS) throw error;
+      }
+    }
   }
 
   async function positionOfRevision(stream: string, revision: number): Promise<Position> {
@@ -164,17 +216,42 @@ export function createKurrentEventStore(options: KurrentEventStoreOptions): Kurr
     return events;
   }
 
-  async function headPosition(): Promise<Position | null> {
-    assertOpen();
+  async function lastEvent(): Promise<{ position: Position; created: Date } | null> {
     for await (const resolved of client.readAll({
       direction: BACKWARDS,
       fromPosition: END,
       maxCount: 1,
       filter: excludeSystemEvents(),
     })) {
-      if (isRealPosition(resolved.event?.position)) return formatKurrentPosition(resolved.event.position);
+      if (resolved.event && isRealPosition(resolved.event.position)) {
+        return { position: formatKurrentPosition(resolved.event.position), created: resolved.event.created };
+      }
     }
     return null;
+  }
+
+  async function headPosition(): Promise<Position | null> {
+    assertOpen();
+    return (await lastEvent())?.position ?? null;
+  }
+
+  /**
+   * KurrentDB readers see every committed event at once: the head is the true
+   * one and nothing holds them back, so there is no horizon to report.
+   */
+  async function health(from: Position | null): Promise<StoreHealth> {
+    assertOpen();
+    const [last, pending] = await Promise.all([lastEvent(), readAll({ from, maxCount: 1 })]);
+    const next = pending.events[0];
+    const ageOf = (iso: string) => Math.max(0, (Date.now() - Date.parse(iso)) / 1000);
+    return {
+      head: last ? { position: last.position, recordedAt: last.created.toISOString() } : null,
+      visibleHead: last?.position ?? null,
+      horizon: null,
+      oldestPending: next
+        ? { position: next.position, recordedAt: next.metadata.recordedAt, ageSeconds: ageOf(next.metadata.recordedAt) }
+        : null,
+    };
   }
 
   /**
@@ -246,6 +323,7 @@ export function createKurrentEventStore(options: KurrentEventStoreOptions): Kurr
     readAll,
     subscribeToAll,
     headPosition,
+    health,
     comparePositions: comparePositionPairs,
     close,
   };

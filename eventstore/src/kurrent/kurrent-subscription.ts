@@ -8,6 +8,7 @@ import {
 import type { Position, RecordedEvent, SubscribeOptions, Subscription } from '../port.js';
 import { comparePositionPairs, maxPosition } from '../positions.js';
 import { isIncluded, serverFilter } from './kurrent-filters.js';
+import { isPermanentSubscriptionError, resubscribeDelayMs } from './kurrent-policies.js';
 import { formatKurrentPosition, parseKurrentPosition } from './positions.js';
 
 export interface KurrentSubscriptionDeps {
@@ -38,9 +39,12 @@ type QueueItem =
  * once every event that came before it has been queued: a checkpoint can never
  * overtake an event it covers.
  *
- * On any error (or the server ending the stream) the subscription reports it,
+ * On an error (or the server ending the stream) the subscription reports it,
  * drops what it had queued, waits, and subscribes again from the last
- * checkpoint the handler accepted.
+ * checkpoint the handler accepted. The wait doubles with each failure in a
+ * row (resubscribeDelayMs) and starts again once events or the head arrive.
+ * An error no resubscription can cure (isPermanentSubscriptionError: access
+ * denied, unsupported, invalid) is reported and ends the subscription.
  */
 export function startKurrentSubscription(
   deps: KurrentSubscriptionDeps,
@@ -194,12 +198,16 @@ export function startKurrentSubscription(
   };
 
   const run = async () => {
+    let failures = 0;
     open();
     while (!stopped) {
       if (failure) {
-        report(failure.error);
+        const { error } = failure;
+        report(error);
         await closeSource();
-        await pause(deps.retryDelayMs);
+        if (isPermanentSubscriptionError(error)) break;
+        failures++;
+        await pause(resubscribeDelayMs(failures, deps.retryDelayMs));
         if (stopped) break;
         open();
         continue;
@@ -208,6 +216,8 @@ export function startKurrentSubscription(
         await waitForItems();
         continue;
       }
+      // Something came through since the last resubscription: the connection works again.
+      failures = 0;
       const events: RecordedEvent[] = [];
       let next = checkpoint;
       let reachedHead = false;

@@ -4,6 +4,7 @@ import { collect, newEvent, range, streamIn, uniqueCategory, waitFor, type Colle
 import { ConcurrencyError } from '../errors.js';
 import { createTestDatabase, type TestDatabase } from '../test-support/pg-database.js';
 import { createPostgresEventStore, type PostgresEventStore, type PostgresEventStoreOptions } from './postgres-event-store.js';
+import { appendStatement, type AppendRow } from './append-statement.js';
 import { parsePostgresPosition } from './positions.js';
 
 /** What only the Postgres adapter promises, beyond the shared contract. */
@@ -142,4 +143,63 @@ describe('postgres event store', () => {
     );
     return result.rows.map((row) => row.pid);
   }
+
+  test('the append refuses to run in a transaction that took its id before the stream’s previous event was written, and a first-write append still works', async () => {
+    const store = open();
+    const category = uniqueCategory('first');
+    const stream = streamIn(category);
+    const early = new pg.Client({ connectionString: database.url, application_name: 'append-after-write' });
+    early.on('error', () => undefined);
+    await early.connect();
+    try {
+      await early.query('BEGIN');
+      // Any earlier write gives the transaction its id; this is the bare form of one.
+      await early.query('SELECT pg_current_xact_id()');
+      await store.appendToStream(stream, [newEvent('Opened')], { expectedRevision: 'no_stream' });
+
+      const late = appendStatement('es', stream, [newEvent('Late')], 'any');
+      const refused = await early.query(late.text, late.values).then(
+        () => null,
+        (error: { code?: string; message: string }) => error,
+      );
+      expect(refused?.code).toBe('55000');
+      expect(refused?.message).toMatch(/took its id before revision 0 of/);
+      await early.query('ROLLBACK');
+
+      // The same append as the first write of its transaction goes through, in stream order.
+      await early.query('BEGIN');
+      const row = (await early.query<AppendRow>(late.text, late.values)).rows[0];
+      expect(row?.out_status).toBe('ok');
+      await early.query('COMMIT');
+    } finally {
+      await early.end();
+    }
+    expect((await store.readStream(stream)).map((event) => event.type)).toEqual(['Opened', 'Late']);
+    const slice = await store.readAll({ filter: { categories: [category] } });
+    expect(slice.events.map((event) => event.revision)).toEqual([0, 1]);
+  });
+
+  test('several appends in one transaction are allowed while no newer transaction wrote to their streams in between', async () => {
+    const store = open();
+    const category = uniqueCategory('multi');
+    const [first, second] = [streamIn(category), streamIn(category)];
+    await store.appendToStream(second, [newEvent('Opened')], { expectedRevision: 'no_stream' });
+    const client = await admin.connect();
+    try {
+      await client.query('BEGIN');
+      for (const [stream, expected] of [[first, 'no_stream'], [second, 0]] as const) {
+        const statement = appendStatement('es', stream, [newEvent('Batched')], expected);
+        expect((await client.query<AppendRow>(statement.text, statement.values)).rows[0]?.out_status).toBe('ok');
+      }
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+    const slice = await store.readAll({ filter: { categories: [category] } });
+    expect(slice.events.map((event) => [event.streamId, event.revision])).toEqual([
+      [second, 0],
+      [first, 0],
+      [second, 1],
+    ]);
+  });
 });

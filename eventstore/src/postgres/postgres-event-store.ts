@@ -14,6 +14,7 @@ import type {
   ReadAllOptions,
   ReadStreamOptions,
   RecordedEvent,
+  StoreHealth,
   SubscribeOptions,
   Subscription,
 } from '../port.js';
@@ -284,6 +285,107 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions = {}
     return row ? formatPostgresPosition(row.transaction_id, row.global_position) : null;
   }
 
+  /**
+   * One statement, outside the subscribers' bound: a plain MVCC read sees
+   * every committed event, so the head here is the true one even while an
+   * open transaction keeps `headPosition()` (and every subscriber) behind.
+   * The horizon is the oldest transaction holding an id, sessions and
+   * prepared (two-phase) ones alike, across the whole cluster: transaction
+   * ids are cluster-wide, so a writer left open in another database holds
+   * this store's readers back just the same. Another role's transaction is
+   * listed with its start time and state only under pg_read_all_stats (or as
+   * superuser); without it they come back null.
+   */
+  async function health(from: Position | null): Promise<StoreHealth> {
+    assertOpen();
+    const start = from === null ? { transactionId: '0', globalPosition: '0' } : parsePostgresPosition(from);
+    const result = await pool.query<{
+      head_transaction_id: string | null;
+      head_global_position: string | null;
+      head_recorded_at: Date | null;
+      visible_transaction_id: string | null;
+      visible_global_position: string | null;
+      pending_transaction_id: string | null;
+      pending_global_position: string | null;
+      pending_recorded_at: Date | null;
+      pending_age: number | null;
+      holder_transaction: string | null;
+      holder_started_at: Date | null;
+      holder_age: number | null;
+      holder_application: string | null;
+      holder_database: string | null;
+      holder_state: string | null;
+    }>(
+      `WITH head AS (
+         SELECT transaction_id, global_position, recorded_at FROM ${s}.events
+          ORDER BY transaction_id DESC, global_position DESC LIMIT 1
+       ),
+       visible AS (
+         SELECT transaction_id, global_position FROM ${s}.events
+          WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+          ORDER BY transaction_id DESC, global_position DESC LIMIT 1
+       ),
+       pending AS (
+         SELECT transaction_id, global_position, recorded_at FROM ${s}.events
+          WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint)
+          ORDER BY transaction_id, global_position LIMIT 1
+       ),
+       holder AS (
+         SELECT * FROM (
+           SELECT backend_xid::text AS transaction, xact_start AS started_at, application_name, datname::text AS database,
+                  state, age(backend_xid) AS xid_age
+             FROM pg_stat_activity WHERE backend_xid IS NOT NULL
+           UNION ALL
+           SELECT transaction::text, prepared, NULL, database::text, 'prepared', age(transaction)
+             FROM pg_prepared_xacts
+         ) h ORDER BY xid_age DESC LIMIT 1
+       )
+       SELECT head.transaction_id AS head_transaction_id, head.global_position AS head_global_position, head.recorded_at AS head_recorded_at,
+              visible.transaction_id AS visible_transaction_id, visible.global_position AS visible_global_position,
+              pending.transaction_id AS pending_transaction_id, pending.global_position AS pending_global_position,
+              pending.recorded_at AS pending_recorded_at,
+              greatest(0, extract(epoch FROM now() - pending.recorded_at))::float8 AS pending_age,
+              holder.transaction AS holder_transaction, holder.started_at AS holder_started_at,
+              -- greatest() skips nulls: a start time hidden from this role must stay an unknown age, not 0.
+              CASE WHEN holder.started_at IS NOT NULL THEN greatest(0, extract(epoch FROM now() - holder.started_at))::float8 END AS holder_age,
+              holder.application_name AS holder_application, holder.database AS holder_database, holder.state AS holder_state
+         FROM (SELECT 1) one
+         LEFT JOIN head ON true LEFT JOIN visible ON true LEFT JOIN pending ON true LEFT JOIN holder ON true`,
+      [start.transactionId, start.globalPosition],
+    );
+    const row = result.rows[0];
+    if (!row) throw new Error('health query returned no row');
+    return {
+      head:
+        row.head_transaction_id !== null && row.head_global_position !== null && row.head_recorded_at !== null
+          ? { position: formatPostgresPosition(row.head_transaction_id, row.head_global_position), recordedAt: row.head_recorded_at.toISOString() }
+          : null,
+      visibleHead:
+        row.visible_transaction_id !== null && row.visible_global_position !== null
+          ? formatPostgresPosition(row.visible_transaction_id, row.visible_global_position)
+          : null,
+      horizon:
+        row.holder_transaction !== null
+          ? {
+              transaction: row.holder_transaction,
+              startedAt: row.holder_started_at?.toISOString() ?? null,
+              ageSeconds: row.holder_age,
+              application: row.holder_application || null,
+              database: row.holder_database,
+              state: row.holder_state,
+            }
+          : null,
+      oldestPending:
+        row.pending_transaction_id !== null && row.pending_global_position !== null && row.pending_recorded_at !== null
+          ? {
+              position: formatPostgresPosition(row.pending_transaction_id, row.pending_global_position),
+              recordedAt: row.pending_recorded_at.toISOString(),
+              ageSeconds: row.pending_age ?? 0,
+            }
+          : null,
+    };
+  }
+
   async function close(): Promise<void> {
     if (closed) return;
     closed = true;
@@ -304,6 +406,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions = {}
     readAll,
     subscribeToAll,
     headPosition,
+    health,
     comparePositions: comparePositionPairs,
     close,
   };

@@ -223,6 +223,18 @@ BEGIN
     RETURN;
   END IF;
 
+  -- Per-stream order rests on this transaction's id being newer than that of
+  -- the stream's previous event, which holds when the append is the first
+  -- write of its transaction. A transaction that took its id earlier (an
+  -- earlier write, in the same transaction, than a concurrent append to this
+  -- stream) would be read by subscribers before that previous event: refuse.
+  IF v_first > 0 AND (SELECT e.transaction_id FROM ${s}.events e
+                       WHERE e.stream_id = p_stream_id AND e.stream_version = v_first - 1) > pg_current_xact_id() THEN
+    RAISE EXCEPTION 'append_to_stream: transaction % took its id before revision % of % was written by a newer one; append in a transaction that writes nothing before it',
+      pg_current_xact_id(), v_first - 1, p_stream_id
+      USING ERRCODE = '55000';
+  END IF;
+
   -- ORDER BY makes the identity column hand out positions in batch order.
   WITH inserted AS (
     INSERT INTO ${s}.events (stream_id, stream_version, event_id, type, data, metadata)
