@@ -37,7 +37,7 @@ async function expectSentToLogin(page: Page): Promise<void> {
 }
 
 // Skipped (with the reason printed by support/browser.ts) when no Chromium binary is installed.
-describe.skipIf(skipReason !== null)('journey 10: a revoked session sends the user to /login', () => {
+describe.skipIf(skipReason !== null)('journey 10: a revoked session sends the user to /login, a network drop never does', () => {
   let stack: Stack;
   let browser: Browser;
 
@@ -77,16 +77,59 @@ describe.skipIf(skipReason !== null)('journey 10: a revoked session sends the us
       await expectSentToLogin(page);
       await expectNoSeriousA11yViolations(page, 'Connexion (session expirée)');
 
-      // The new password opens a fresh session, and the message is gone.
+      // The new password opens a fresh session, and the message is gone. The
+      // login brings the user back to the page they asked for (/tickets), not home.
       await page.getByLabel('Email').fill(email);
       await page.getByLabel('Mot de passe').fill(newPassword);
       await page.getByRole('button', { name: 'Se connecter' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Résumé des tickets' }).waitFor();
-      await page.getByRole('link', { name: 'Tickets', exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: 'Tickets Ouverts' }).waitFor();
+      expect(new URL(page.url()).pathname).toBe('/tickets');
       await openFirstTicket(page);
       await page.getByRole('heading', { level: 1, name: /^Ticket / }).waitFor();
     } catch (error) {
       await saveArtifacts('journey-10-password', [{ page, console: consoleLines }]);
+      throw error;
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+
+  it('a network drop at submit never signs the user out: "Ajouter un ticket" says so, keeps what was typed, and sends it once back online', async () => {
+    const context = await newContext(browser, stack.baseUrl);
+    const page = await context.newPage();
+    const consoleLines = recordConsole(page);
+    saveArtifactsOnTimeout('journey-10-offline', [{ page, console: consoleLines }]);
+    try {
+      await logInWithForm(page, 'admin@demo.fr');
+      await page.getByRole('heading', { level: 1, name: 'Résumé des tickets' }).waitFor();
+      await page.goto('/tickets');
+      await page.getByRole('heading', { level: 1, name: 'Tickets Ouverts' }).waitFor();
+      await page.getByRole('button', { name: '+ Ajouter un ticket' }).click();
+      const form = page.getByRole('dialog', { name: 'Ajouter un ticket' });
+      await form.getByRole('combobox', { name: 'Client' }).fill('Clinique');
+      await form.getByRole('option', { name: /Clinique du Val de Saône/ }).click();
+      const site = form.getByRole('combobox', { name: 'Site' });
+      await site.locator('option', { hasText: 'Bâtiment principal' }).waitFor({ state: 'attached' });
+      await site.selectOption({ label: 'Bâtiment principal (Lyon)' });
+      await form.getByRole('combobox', { name: 'Installation' }).selectOption({ label: 'SSI catégorie A' });
+      const typed = { Nom: 'Girard', Prénom: 'Hélène', Email: 'h.girard@clinique-valdesaone.fr', Téléphone: '0472851020', 'Problème constaté': 'Défaut boucle 3 hors connexion' };
+      for (const [label, value] of Object.entries(typed)) await form.getByLabel(label, { exact: true }).fill(value);
+
+      await context.setOffline(true);
+      await form.getByRole('button', { name: 'Enregistrer le ticket' }).click();
+
+      await form.getByRole('alert').filter({ hasText: 'Erreur lors de l’envoi du ticket.' }).waitFor();
+      expect(new URL(page.url()).pathname).toBe('/tickets');
+      expect(await page.evaluate(() => localStorage.getItem('token'))).not.toBeNull();
+      for (const [label, value] of Object.entries(typed)) expect(await form.getByLabel(label, { exact: true }).inputValue()).toBe(value);
+
+      await context.setOffline(false);
+      await form.getByRole('button', { name: 'Enregistrer le ticket' }).click();
+      await form.waitFor({ state: 'detached' });
+      await page.getByRole('list', { name: 'Tickets' }).getByText('Défaut boucle 3 hors connexion').first().waitFor();
+      expect(new URL(page.url()).pathname).toBe('/tickets');
+    } catch (error) {
+      await saveArtifacts('journey-10-offline', [{ page, console: consoleLines }]);
       throw error;
     } finally {
       await context.close();

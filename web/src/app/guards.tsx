@@ -1,13 +1,20 @@
-import { Navigate, Outlet } from 'react-router';
+import { Navigate, Outlet, useLocation } from 'react-router';
 import type { ReactNode } from 'react';
 import { AccessDenied } from '../components/ui/access-denied';
-import { useSession, type SessionUser } from '../lib/session';
+import { sessionEndedByLogout, useSession, type SessionUser } from '../lib/session';
 import { TELESURV_HOME, isTelesurveillance } from '../features/auth/access';
+import { loginPathFor } from '../features/auth/return-path';
 
-/** Signed-out users go to /login, whatever they asked for. */
+/**
+ * Signed-out users go to /login, whatever they asked for; the page they were
+ * on (a deep link, or the screen where the server ended the session) rides
+ * along so the login brings them back to it. Not after 'Déconnexion': whoever
+ * signs in next starts from their own home.
+ */
 export function RequireSession() {
   const session = useSession();
-  if (!session) return <Navigate to="/login" replace />;
+  const location = useLocation();
+  if (!session) return <Navigate to={sessionEndedByLogout() ? '/login' : loginPathFor(location)} replace />;
   return <Outlet />;
 }
 

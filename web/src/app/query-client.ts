@@ -24,6 +24,12 @@ export function createQueryClient(): QueryClient {
       mutations: {
         // Commands are not blindly repeated: the user decides.
         retry: false,
+        // Sent even when the browser says it is offline: react-query would
+        // otherwise hold the command behind a spinner, with no message, until
+        // the network returns (or the tab is closed and the work lost). The
+        // fetch fails at once and the screen shows the spec's network message
+        // with the form as it was (docs/architecture.md, "The web client's session").
+        networkMode: 'always',
       },
     },
   });

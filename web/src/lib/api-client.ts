@@ -3,8 +3,10 @@ import { clearSession, getToken } from './session';
 /**
  * The one way the web app talks to `/api`. It attaches the bearer token, parses
  * the answer and turns failures into typed errors. It decides nothing about what
- * the screen shows, except for the session rule of spec §7: 401/403 (and a
- * network failure while signed in) end the session.
+ * the screen shows, except for the session rule of spec §7: 401/403 end the
+ * session. A network failure never does (docs/architecture.md, "The web
+ * client's session"): spec §7 asks for a logout there, but a logout throws away
+ * what the user typed, and spec §8 has a message for it instead.
  */
 
 export const SESSION_EXPIRED_MESSAGE = 'Session expirée';
@@ -34,10 +36,17 @@ export class ApiError extends Error {
   }
 }
 
-/** The request never got an answer (offline, DNS, server down, CORS). */
+/** What a screen without a network message of its own shows (spec §8 'Erreur réseau.'). */
+export const NETWORK_ERROR_MESSAGE = 'Erreur réseau.';
+
+/**
+ * The request never got a whole answer (offline, DNS, server down, CORS, the
+ * connection cut while the answer was read, a page unloading mid-request).
+ * The session stays: the screen says so and keeps what the user typed.
+ */
 export class NetworkError extends Error {
   constructor(cause: unknown) {
-    super('Erreur réseau', { cause });
+    super(NETWORK_ERROR_MESSAGE, { cause });
     this.name = 'NetworkError';
   }
 }
@@ -131,12 +140,17 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
   } catch (error) {
     // A cancelled query is not a network failure; let react-query see the abort.
     if (signal?.aborted) throw error;
-    if (token) clearSession();
     throw new NetworkError(error);
   }
 
   if (response.ok && raw) return response as T;
-  const parsed = await readBody(response);
+  let parsed: unknown;
+  try {
+    parsed = await readBody(response);
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new NetworkError(error);
+  }
   if (response.ok) return parsed as T;
 
   if (token && (response.status === 401 || (response.status === 403 && !forbiddenIsError))) {
@@ -159,8 +173,15 @@ export const apiClient = {
     apiRequest<T>(path, { ...options, method: 'DELETE' }),
 };
 
-/** The text a screen shows for a failed call: the server's words, else its own fallback. */
+/**
+ * The text a screen shows for a failed call: the server's words, else its own
+ * fallback; a call that never got its answer reads 'Erreur réseau.', since the
+ * screen's fallback ('Erreur serveur', 'Erreur lors de …') would blame the server
+ * for a dropped connection. Screens with a network message of their own in
+ * spec §8 test for NetworkError first.
+ */
 export function errorMessage(error: unknown, fallback: string): string {
   if (error instanceof ApiError && error.serverMessage) return error.serverMessage;
+  if (error instanceof NetworkError) return NETWORK_ERROR_MESSAGE;
   return fallback;
 }

@@ -36,12 +36,14 @@ export interface Session {
 type Listener = () => void;
 
 /**
- * Why the last session of this page ended: true when the server refused the
- * token (revoked, expired, account gone), so the login screen can say
- * 'Session expirée' instead of leaving the user wondering why they are there.
- * Kept in memory: the redirect to /login happens without a reload.
+ * Why the last session of this page ended: 'expired' when the server refused
+ * the token (revoked, expired, account gone), so the login screen can say
+ * 'Session expirée' instead of leaving the user wondering why they are there;
+ * 'logout' when the user chose to leave here, so the login does not bring the
+ * next person back to the page the previous one was on. Kept in memory: the
+ * redirect to /login happens without a reload.
  */
-let endedByServer = false;
+let endReason: 'logout' | 'expired' | null = null;
 
 const listeners = new Set<Listener>();
 
@@ -98,7 +100,7 @@ export function getSession(): Session | null {
       if (parsed) {
         cachedSession = { token, user: parsed };
         // A live session again (login here or in another tab): the old one's end is history.
-        endedByServer = false;
+        endReason = null;
       }
     } catch {
       cachedSession = null;
@@ -116,14 +118,19 @@ function notify(): void {
 }
 
 export function saveSession(session: Session): void {
-  endedByServer = false;
+  endReason = null;
   window.localStorage.setItem(TOKEN_STORAGE_KEY, session.token);
   window.localStorage.setItem(USER_STORAGE_KEY, JSON.stringify(session.user));
   notify();
 }
 
 export function sessionExpiredByServer(): boolean {
-  return endedByServer;
+  return endReason === 'expired';
+}
+
+/** True when the user ended this page's session with 'Déconnexion'. */
+export function sessionEndedByLogout(): boolean {
+  return endReason === 'logout';
 }
 
 /**
@@ -131,7 +138,7 @@ export function sessionExpiredByServer(): boolean {
  * when the server refused the token, as opposed to the user logging out.
  */
 export function clearSession(reason: 'logout' | 'expired' = 'logout'): void {
-  endedByServer = reason === 'expired';
+  endReason = reason;
   const hadSomething = readStorage(TOKEN_STORAGE_KEY) !== null || readStorage(USER_STORAGE_KEY) !== null;
   window.localStorage.removeItem(TOKEN_STORAGE_KEY);
   window.localStorage.removeItem(USER_STORAGE_KEY);

@@ -27,7 +27,7 @@ export function createTestQueryClient(): QueryClient {
 /**
  * A test that did not fake `fetch` still renders screens that load data; they
  * get empty lists (GET) or a 404 (anything else) instead of a real request to
- * nowhere, which would read as a network failure and end the session.
+ * nowhere, which would read as a network failure.
  */
 function stubUnmockedFetch() {
   if (vi.isMockFunction(globalThis.fetch)) return;

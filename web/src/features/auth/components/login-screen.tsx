@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Navigate, useNavigate } from 'react-router';
+import { Navigate, useLocation, useNavigate } from 'react-router';
 import { Banner } from '../../../components/ui/banner';
 import { TextField } from '../../../components/ui/text-field';
 import { saveSession, sessionExpiredByServer, useSession } from '../../../lib/session';
@@ -7,20 +7,23 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { homePathFor } from '../access';
 import { useLogin } from '../api/login';
 import { LOGIN_MESSAGES, loginErrorMessage } from '../login-messages';
+import { returnPathFrom } from '../return-path';
 
 export function LoginScreen() {
   useDocumentTitle('Connexion');
   const session = useSession();
   const navigate = useNavigate();
+  const location = useLocation();
+  const returnPath = returnPathFrom(location.search);
   const loginMutation = useLogin();
   const [email, setEmail] = useState('');
   const [motdepasse, setMotdepasse] = useState('');
   // Sent here because the server refused the token (spec §7: 'Session expirée').
   const [expired] = useState(sessionExpiredByServer);
 
-  // Already signed in (another tab, or the back button): go to the user's home.
+  // Already signed in (another tab, or the back button): go where the user was, else home.
   if (session && !loginMutation.isPending && !loginMutation.isSuccess) {
-    return <Navigate to={homePathFor(session.user)} replace />;
+    return <Navigate to={returnPath ?? homePathFor(session.user)} replace />;
   }
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -31,7 +34,7 @@ export function LoginScreen() {
       {
         onSuccess: (newSession) => {
           saveSession(newSession);
-          void navigate(homePathFor(newSession.user), { replace: true });
+          void navigate(returnPath ?? homePathFor(newSession.user), { replace: true });
         },
       },
     );
