@@ -58,6 +58,11 @@ describe.skipIf(skipReason !== null)('journey 2: a technician closes a ticket', 
       await drawSignature(page, wizard.getByRole('img', { name: 'Signature du client' }));
       await drawSignature(page, wizard.getByRole('img', { name: 'Signature du technicien' }));
       await expect.poll(() => wizard.getByText('Signé', { exact: true }).count()).toBe(2);
+      // Issue 18: the client's signer defaults to the requester; here someone else signs, in their role.
+      const signer = wizard.getByRole('textbox', { name: 'Nom du signataire (client)' });
+      expect(await signer.inputValue()).not.toBe('');
+      await signer.fill('Marc Petit');
+      await wizard.getByRole('textbox', { name: 'Qualité du signataire' }).fill('Responsable sécurité');
       const demandeur = wizard.getByRole('group', { name: 'Envoyer le rapport à' }).getByRole('checkbox').first();
       if (!(await demandeur.isChecked())) await demandeur.check();
       await wizard.getByRole('button', { name: 'Valider la clôture' }).click();
@@ -83,6 +88,9 @@ describe.skipIf(skipReason !== null)('journey 2: a technician closes a ticket', 
       const text = pdfText(pdf).replace(/\s+/g, ' ');
       expect(text).toContain(ticket!.num_chrono);
       expect(text).toContain(constat);
+      expect(text).toContain('Signé par : Marc Petit');
+      expect(text).toContain('Qualité : Responsable sécurité');
+      expect(pdf.toString('latin1').match(/\/Type \/Page\b/g)).toHaveLength(1);
 
       await expect.poll(() => stack.smtp.mails.length, { timeout: 60_000 }).toBeGreaterThan(0);
       const mail = stack.smtp.mails.find((m) => m.to.includes(ticket!.demandeur_email));

@@ -44,7 +44,8 @@ describe('agency demo step', () => {
     expect(templates).toHaveLength(1);
     const [template] = templates;
     expect(template).toMatchObject({ name: DEMO_TEMPLATE_NAME });
-    for (const variable of ['ticket.num_chrono', 'client.nom', 'site.adresse', 'installation.nom', 'technicien.nom', 'demandeur.email', 'ticket.constat_tech', 'signature.client', 'signature.technicien']) {
+    // The ticket's number is the letterhead's, above every template (issue 18).
+    for (const variable of ['ticket.clos_at', 'client.nom', 'site.adresse', 'installation.nom', 'technicien.nom', 'demandeur.email', 'ticket.constat_tech', 'signature.client', 'signature.technicien']) {
       expect(template!.content_html).toContain(`{{${variable}}}`);
     }
     expect(demo.id_template).toBe(template!.id);

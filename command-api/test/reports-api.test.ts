@@ -205,12 +205,17 @@ describe('POST /api/reports/{ticketId}.pdf', () => {
 
   it('renders the latest re-intervention’s report with ?isReintervention=true', async () => {
     const other = await openTicket('LYO-2026-00102');
-    await run(other, { type: 'RecordReintervention', data: { ...visitData, ...(await visit()), interventionId: randomUUID() } });
+    const signer = { signataireNom: 'Marc Petit', signataireQualite: 'Responsable sécurité' };
+    await run(other, { type: 'RecordReintervention', data: { ...visitData, ...(await visit()), ...signer, interventionId: randomUUID() } });
     const res = await h.request(tech, { method: 'POST', url: `/api/reports/${other}.pdf?isReintervention=true`, payload: reportBody });
     expect(res.statusCode).toBe(200);
     expect(res.json().filename).toMatch(/^rapport-LYO-2026-00102-intervention-1-[0-9a-f]{8}\.pdf$/);
     const pdf = await h.request(tech, { method: 'GET', url: res.json().downloadUrl });
-    expect(pdfText(pdf.rawPayload)).toContain('Ré-intervention n° 1');
+    const text = pdfText(pdf.rawPayload);
+    expect(text).toMatch(/Ré-intervention du \d{2}\/\d{2}\/\d{4} \(n° 1\)/);
+    // Issue 18: the client's signer typed in the wizard, carried by the visit event.
+    expect(text).toContain('Signé par : Marc Petit');
+    expect(text).toContain('Qualité : Responsable sécurité');
   });
 });
 

@@ -197,6 +197,19 @@ describe('PATCH /api/tickets/{id}/close and POST /api/tickets/{id}/intervention'
     });
   });
 
+  it('records who signed for the client and in which role with the visit; without them the event has neither (the requester signed)', async () => {
+    const id = await open();
+    await take(tech, id);
+    expect((await reintervene(tech, id)).statusCode).toBe(201);
+    const closed = await close(tech, id, visitBody({ signataire_nom: ' Marc Petit ', signataire_qualite: 'Responsable sécurité' }));
+    expect(closed.statusCode).toBe(200);
+    const visits = (await ticketStream(h, id)).filter((event) => event.type === 'ReinterventionRecorded' || event.type === 'TicketClosed');
+    expect(visits.map((event) => event.type)).toEqual(['ReinterventionRecorded', 'TicketClosed']);
+    expect(visits[0]!.data).not.toHaveProperty('signataireNom');
+    expect(visits[0]!.data).not.toHaveProperty('signataireQualite');
+    expect(visits[1]!.data).toMatchObject({ signataireNom: 'Marc Petit', signataireQualite: 'Responsable sécurité' });
+  });
+
   it('answers 409 before a technician took the ticket', async () => {
     const id = await open();
     await expectStreamUnchanged(id, async () => {
@@ -226,6 +239,9 @@ describe('PATCH /api/tickets/{id}/close and POST /api/tickets/{id}/intervention'
       [visitBody({ arrive_at: '2026-01-09T08:00', date_cloture: '2026-01-09T09:00' }), M.visitBeforeOpening],
       [visitBody({ date_cloture: '2099-01-10T09:00' }), M.visitInFuture],
       [visitBody({ constat_tech: 'Détecteur \u202Eéssarcne' }), M.hiddenCharacters],
+      // Issue 18: who signed for the client is printed on the report, bounded like every stored text.
+      [visitBody({ signataire_nom: 'Marc\u200B Petit' }), M.hiddenCharacters],
+      [visitBody({ signataire_qualite: 'x'.repeat(201) }), M.textTooLong],
     ];
     for (const [payload, message] of cases) {
       await expectStreamUnchanged(id, async () => {

@@ -7,6 +7,7 @@ export * from './reports/report-facts.js';
 export * from './reports/report-renderer.js';
 export * from './reports/report-processor.js';
 export * from './reports/load-report.js';
+export * from './reports/sample-report.js';
 export * from './email/mailer.js';
 export * from './email/sent-mails.js';
 export * from './email/email-processor.js';

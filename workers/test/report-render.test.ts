@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { deflateSync } from 'node:zlib';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { craftedJpeg, craftedPng } from '@fsm/contracts/test-support';
-import { fillReportTemplate } from '../src/reports/load-report.js';
+import { clientSigner, fillReportTemplate, templateValues } from '../src/reports/load-report.js';
 import { renderReportPdf } from '../src/reports/pdf-render.js';
 import { IMAGE_TOO_LARGE_TEXT, REPORT_IMAGE_KEYS } from '../src/reports/report-facts.js';
 import { RenderStoppedError, createThreadRenderer, type ThreadRendererOptions } from '../src/reports/report-renderer.js';
@@ -63,7 +63,7 @@ describe('built-in report layout', () => {
     const facts = sampleReportFacts({ interventionOrdinal: 2, photo: null });
     facts.signatures.client = { ...facts.signatures.client, image: null };
     const text = pdfText((await renderReportPdf({ facts, templateHtml: null })).pdf);
-    expect(text).toContain('Ré-intervention n° 2');
+    expect(text).toContain('Ré-intervention du 02/03/2026 (n° 2)');
     expect(text).toContain('Signature indisponible');
     expect(text).toContain('Signé par : Claire Martin');
   });
@@ -132,6 +132,162 @@ describe('agency template', () => {
     const { pdf, templateFallback } = await renderReportPdf({ facts: sampleReportFacts(), templateHtml: broken });
     expect(templateFallback).toMatch(/mise en page par défaut/);
     expect(pdfText(pdf)).toContain("RAPPORT D'INTERVENTION");
+  });
+});
+
+/*
+ * Issue 18: what the client receives must read like a maintenance company's
+ * report. The demo agency's own template is checked the same way in
+ * command-api/test/demo-report-template.test.ts.
+ */
+const pageCount = (pdf: Buffer) => pdf.toString('latin1').match(/\/Type \/Page\b/g)?.length ?? 0;
+const occurrences = (text: string, wanted: string) => text.split(wanted).length - 1;
+const MULTI_LINE_CONSTAT = 'Détecteur de la chambre 214 encrassé : remplacé.\nBoucle 3 testée, centrale réarmée.\r\nEssais concluants.';
+
+function visitFacts(options: { reintervention?: boolean; sparse?: boolean } = {}) {
+  const base = sampleReportFacts();
+  const facts = sampleReportFacts({
+    interventionOrdinal: options.reintervention ? 1 : null,
+    visit: { ...base.visit, constat: MULTI_LINE_CONSTAT },
+  });
+  if (options.sparse) {
+    facts.agence = { ...facts.agence!, telephone: '' };
+    facts.ticket = { ...facts.ticket, requester: { ...facts.ticket.requester, telephone: '' } };
+    facts.site = { ...facts.site, interlocuteur: '' };
+    facts.installation = { ...facts.installation, interlocuteur: '', description: '' };
+    facts.photo = null;
+  }
+  return facts;
+}
+
+/** Labelled rows as an agency would write them in the builder, one variable per row. */
+const ROWS_TEMPLATE = [
+  '<h1>Rapport</h1>',
+  '<table><tbody>',
+  '<tr><th>Client</th><td>{{client.nom}}</td></tr>',
+  '<tr><th>Téléphone</th><td>{{client.telephone}}</td></tr>',
+  '<tr><th>Interlocuteur de l’installation</th><td>{{installation.interlocuteur_princ}}</td></tr>',
+  '<tr><th>Photo</th><td>{{ticket.photo}}</td></tr>',
+  '<tr><th>Fin d’intervention</th><td>{{ticket.clos_at}}</td></tr>',
+  '<tr><th>Constat du technicien</th><td>{{ticket.constat_tech}}</td></tr>',
+  '</tbody></table>',
+  '<h2>Signatures</h2>',
+  '<table><tbody>',
+  '<tr><th>Signature du client</th><th>Signature du technicien</th></tr>',
+  '<tr><td>{{signature.client}}</td><td>{{signature.technicien}}</td></tr>',
+  '</tbody></table>',
+].join('');
+
+async function renderBoth(facts: ReturnType<typeof visitFacts>) {
+  const builtIn = await renderReportPdf({ facts, templateHtml: null });
+  const template = await renderReportPdf({ facts, templateHtml: fillReportTemplate(ROWS_TEMPLATE, templateValues(facts, 'tech-1')) });
+  expect(template.templateFallback).toBeNull();
+  return { builtIn: builtIn.pdf, template: template.pdf };
+}
+
+describe('a report a client receives (issue 18)', () => {
+  it('fits one page for a one-visit report with both signatures, closure and re-intervention', async () => {
+    for (const reintervention of [false, true]) {
+      const { builtIn, template } = await renderBoth(visitFacts({ reintervention }));
+      expect(pageCount(builtIn)).toBe(1);
+      expect(pageCount(template)).toBe(1);
+      expect(pdfText(builtIn)).toContain('Page 1 / 1');
+    }
+  });
+
+  it('keeps the line breaks of a multi-line constat', async () => {
+    const { builtIn, template } = await renderBoth(visitFacts());
+    for (const pdf of [builtIn, template]) {
+      const lines = pdfText(pdf).split('\n');
+      expect(lines.some((line) => line.endsWith('Détecteur de la chambre 214 encrassé : remplacé.'))).toBe(true);
+      expect(lines).toContain('Boucle 3 testée, centrale réarmée.');
+      expect(lines).toContain('Essais concluants.');
+    }
+  });
+
+  it('prints each signature heading once, the evidence under it', async () => {
+    const { builtIn, template } = await renderBoth(visitFacts());
+    for (const pdf of [builtIn, template]) {
+      const text = pdfText(pdf);
+      expect(occurrences(text, 'Signature du client')).toBe(1);
+      expect(occurrences(text, 'Signature du technicien')).toBe(1);
+      expect(text).toContain('Signé par : Claire Martin');
+    }
+  });
+
+  it('prints no label with nothing beside it: no phone, no contact, no photo rows when they are empty', async () => {
+    const { builtIn, template } = await renderBoth(visitFacts({ sparse: true }));
+    for (const pdf of [builtIn, template]) {
+      const text = pdfText(pdf);
+      expect(text).not.toContain('Tél.');
+      expect(text).not.toContain('Téléphone');
+      expect(text).not.toContain('Interlocuteur');
+      expect(text).not.toContain('Photo');
+      expect(text).toContain('Clinique du Parc');
+    }
+    // The same template with the values present prints the rows.
+    const full = pdfText((await renderBoth(visitFacts())).template);
+    expect(full).toMatch(/Interlocuteur de l’installation\s+Julie Roux/);
+    expect(full).toContain('Photo');
+  });
+
+  it('leaves out a label whose variables are all empty, wherever the template wrote it: a paragraph, a list item, a line of a cell', async () => {
+    const sparse = visitFacts({ sparse: true });
+    const facts = { ...sparse, visit: { ...sparse.visit, remarque: '' } };
+    const template = [
+      '<p>Téléphone du demandeur : {{ticket.telephone}}</p>',
+      '<ul><li>Interlocuteur : {{site.interlocuteur_princ}} {{installation.interlocuteur_princ}}</li><li>Site : {{site.nom}}</li></ul>',
+      '<table><tbody><tr><th>Client</th><td>{{client.nom}}<br />Tél. {{client.telephone}}<br />{{client.ville}}</td></tr></tbody></table>',
+      '<p>Photo : {{ticket.photo}}</p>',
+      // A sentence of the template is kept even when its variable is empty; so is a label beside a filled one.
+      '<p>Nous restons à votre disposition pour toute question sur cette intervention et sur le suivi du matériel. {{ticket.remarque_tech}}</p>',
+      '<p>Description : {{installation.description}} — {{installation.nom}}</p>',
+    ].join('');
+    const { pdf, templateFallback } = await renderReportPdf({ facts, templateHtml: fillReportTemplate(template, templateValues(facts, 'tech-1')) });
+    expect(templateFallback).toBeNull();
+    const text = pdfText(pdf);
+    for (const gone of ['Téléphone', 'Interlocuteur', 'Tél.', 'Photo']) expect(text).not.toContain(gone);
+    for (const kept of ['Site : Bâtiment A', 'Clinique du Parc', 'Lyon', 'Nous restons à votre disposition', 'Description : — SSI catégorie A']) expect(text).toContain(kept);
+    expect(text).not.toMatch(/[\uE000\uE001]/);
+  });
+
+  it("says 'Ré-intervention du …' on a re-intervention's report, never that the ticket was closed", async () => {
+    const { builtIn, template } = await renderBoth(visitFacts({ reintervention: true }));
+    for (const pdf of [builtIn, template]) {
+      const text = pdfText(pdf);
+      expect(text).toContain('Ré-intervention du 02/03/2026');
+      expect(text).not.toMatch(/Clôtur/);
+    }
+    expect(pdfText((await renderBoth(visitFacts())).builtIn)).toContain('Clôture du ticket');
+  });
+
+  it('opens every report, template or not, with the agency letterhead: name, address and phone', async () => {
+    const { builtIn, template } = await renderBoth(visitFacts());
+    for (const pdf of [builtIn, template]) {
+      const text = pdfText(pdf);
+      for (const expected of ['Agence Lyon Sécurité Incendie', '12 rue des Pompiers', '69003 Lyon', 'Tél. 04 78 00 00 00', 'Ticket n° LYO-2026-00042']) {
+        expect(text).toContain(expected);
+      }
+    }
+  });
+
+  it("prints the client's signer as typed in the wizard, else the requester", async () => {
+    const requester = { prenom: 'Claire', nom: 'Martin' };
+    expect(clientSigner(requester, {})).toEqual({ signerName: 'Claire Martin', role: 'Client (demandeur)' });
+    expect(clientSigner(requester, { signataireNom: 'Claire Martin' })).toEqual({ signerName: 'Claire Martin', role: 'Client (demandeur)' });
+    expect(clientSigner(requester, { signataireNom: 'Marc Petit' })).toEqual({ signerName: 'Marc Petit', role: 'Client' });
+    const signer = clientSigner(requester, { signataireNom: 'Marc Petit', signataireQualite: 'Responsable sécurité' });
+    expect(signer).toEqual({ signerName: 'Marc Petit', role: 'Responsable sécurité' });
+
+    const facts = visitFacts();
+    facts.signatures.client = { ...facts.signatures.client, ...signer };
+    const { builtIn, template } = await renderBoth(facts);
+    for (const pdf of [builtIn, template]) {
+      const text = pdfText(pdf);
+      expect(text).toContain('Signé par : Marc Petit');
+      expect(text).toContain('Qualité : Responsable sécurité');
+      expect(text).not.toContain('Signé par : Claire Martin');
+    }
   });
 });
 

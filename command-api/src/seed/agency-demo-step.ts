@@ -13,24 +13,30 @@ export const DEMO_TEMPLATE_NAME = 'Rapport d’intervention standard';
 
 const row = (label: string, value: string) => `<tr><th style="text-align:left">${label}</th><td>${value}</td></tr>`;
 
-/** A report layout built only from the builder's variables (`{{group.field}}`, TEMPLATE_VARIABLE_GROUPS). */
+/**
+ * A report layout built only from the builder's variables (`{{group.field}}`,
+ * TEMPLATE_VARIABLE_GROUPS). The agency letterhead and the report's reference
+ * (ticket, closure or re-intervention of such day) are printed above it by the
+ * product; rows whose values are empty are left out; `{{ticket.clos_at}}` is
+ * the end of the visit, which a re-intervention does not close, hence its label.
+ */
 export const DEMO_TEMPLATE_HTML = [
-  '<h1 style="text-align:center">Rapport d’intervention</h1>',
-  '<p style="text-align:center">Ticket n° <strong>{{ticket.num_chrono}}</strong> — créé le {{ticket.created_at}}</p>',
-  '<hr />',
   '<h2>Client et lieu d’intervention</h2>',
   '<table><tbody>',
-  row('Client', '{{client.nom}}<br />{{client.adresse}}<br />{{client.code_postale}} {{client.ville}}<br />Tél. {{client.telephone}}'),
-  row('Site', '{{site.nom}}<br />{{site.adresse}}<br />{{site.code_postal}} {{site.ville}}'),
+  row('Client', '<strong>{{client.nom}}</strong><br />{{client.adresse}}<br />{{client.code_postale}} {{client.ville}}'),
+  row('Site', '<strong>{{site.nom}}</strong><br />{{site.adresse}}<br />{{site.code_postal}} {{site.ville}}'),
   row('Interlocuteur du site', '{{site.interlocuteur_princ}}'),
-  row('Installation', '{{installation.nom}} ({{installation.type}})'),
+  row('Installation', '<strong>{{installation.nom}}</strong>'),
+  row('Type', '{{installation.type}}'),
   row('Description', '{{installation.description}}'),
   row('Interlocuteur de l’installation', '{{installation.interlocuteur_princ}}'),
   '</tbody></table>',
   '<h2>Demande</h2>',
   '<table><tbody>',
-  row('Demandeur', '{{demandeur.prenom}} {{demandeur.nom}} — {{demandeur.email}}'),
-  row('Contact sur le ticket', '{{ticket.prenom}} {{ticket.nom}} — {{ticket.telephone}} — {{ticket.email}}'),
+  row('Demande du', '{{ticket.created_at}}'),
+  row('Demandeur', '{{demandeur.prenom}} {{demandeur.nom}}'),
+  row('E-mail', '{{demandeur.email}}'),
+  row('Téléphone', '{{ticket.telephone}}'),
   row('Problème signalé', '{{ticket.probleme}}'),
   row('Photo', '{{ticket.photo}}'),
   '</tbody></table>',
@@ -38,19 +44,17 @@ export const DEMO_TEMPLATE_HTML = [
   '<table><tbody>',
   row('Technicien', '{{technicien.prenom}} {{technicien.nom}}'),
   row('Arrivée sur site', '{{ticket.arrive_at}}'),
+  row('Fin d’intervention', '{{ticket.clos_at}}'),
   row('Temps de trajet', '{{ticket.temps_trajet}}'),
   row('État à l’arrivée', '{{ticket.etat_arrivee}}'),
   row('État au départ', '{{ticket.etat_depart}}'),
-  row('Clôturé le', '{{ticket.clos_at}}'),
+  row('Constat du technicien', '{{ticket.constat_tech}}'),
+  row('Remarques', '{{ticket.remarque_tech}}'),
   '</tbody></table>',
-  '<h3>Constat du technicien</h3>',
-  '<p>{{ticket.constat_tech}}</p>',
-  '<h3>Remarques</h3>',
-  '<p>{{ticket.remarque_tech}}</p>',
-  '<hr />',
+  '<h2>Signatures</h2>',
   '<table><tbody><tr>',
-  '<td style="text-align:center"><strong>Signature du client</strong><br />{{signature.client}}</td>',
-  '<td style="text-align:center"><strong>Signature du technicien</strong><br />{{signature.technicien}}</td>',
+  '<td><strong>Signature du client</strong>{{signature.client}}</td>',
+  '<td><strong>Signature du technicien</strong>{{signature.technicien}}</td>',
   '</tr></tbody></table>',
 ].join('');
 

@@ -97,6 +97,12 @@ export const TicketVisitReportSchema = z.object({
   signatureClient: z.string().min(1),
   signatureTechnicien: z.string().min(1),
   technicien: TicketPersonSchema,
+  /**
+   * Who signed for the client, as typed in the wizard. Optional, so every
+   * visit recorded before they existed still parses (absent: the requester).
+   */
+  signataireNom: z.string().min(1).optional(),
+  signataireQualite: z.string().min(1).optional(),
 });
 export type TicketVisitReport = z.infer<typeof TicketVisitReportSchema>;
 

@@ -354,6 +354,9 @@ export const TicketVisitBodySchema = z
     signature_client: pngSignature(M.signatureClientRequired),
     signature_technicien: pngSignature(M.signatureTechnicienRequired),
     technicien_id: optionalId(),
+    /** Who signed for the client and in which role ('Responsable sécurité'); absent: the requester signed. */
+    signataire_nom: optionalText(TICKET_TEXT_MAX.shortText),
+    signataire_qualite: optionalText(TICKET_TEXT_MAX.shortText),
   })
   .refine(
     (body) => body.arrive_at === undefined || body.date_cloture === undefined || body.arrive_at <= body.date_cloture,

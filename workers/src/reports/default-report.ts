@@ -34,7 +34,8 @@ function field(label: string, value: string): Content {
   return { stack: [{ text: label, style: 'label' }, { text: orDash(value), style: 'value' }], margin: [0, 0, 0, 6] };
 }
 
-const lightGrid = {
+/** Thin grey rules: the tables of both layouts. */
+export const lightGrid = {
   hLineWidth: () => 0.5,
   vLineWidth: () => 0.5,
   hLineColor: () => RULE,
@@ -45,6 +46,14 @@ const lightGrid = {
   paddingBottom: () => 4,
 };
 
+/**
+ * What the visit was: a re-intervention leaves the ticket open, so its report
+ * never says the ticket was closed.
+ */
+export function visitLabel(facts: ReportFacts): string {
+  return facts.interventionOrdinal === null ? 'Clôture du ticket' : `Ré-intervention du ${facts.issuedOnLabel} (n° ${facts.interventionOrdinal})`;
+}
+
 function header(facts: ReportFacts): Content {
   const agence = facts.agence;
   const left: Content[] = agence
@@ -54,7 +63,6 @@ function header(facts: ReportFacts): Content {
         ...(agence.telephone.trim() !== '' ? [{ text: `Tél. ${agence.telephone}`, style: 'agencyLine' } as Content] : []),
       ]
     : [{ text: 'Maintenance sécurité incendie', style: 'agency' }];
-  const visit = facts.interventionOrdinal === null ? 'Clôture du ticket' : `Ré-intervention n° ${facts.interventionOrdinal}`;
   return {
     columns: [
       { width: '*', stack: left },
@@ -64,7 +72,7 @@ function header(facts: ReportFacts): Content {
         stack: [
           { text: "RAPPORT D'INTERVENTION", style: 'title' },
           { text: `Ticket n° ${facts.ticket.numChrono}`, style: 'reference' },
-          { text: visit, style: 'agencyLine' },
+          { text: visitLabel(facts), style: 'agencyLine' },
           { text: `Établi le ${facts.issuedOnLabel}`, style: 'agencyLine' },
         ],
       },
@@ -74,6 +82,11 @@ function header(facts: ReportFacts): Content {
 
 function rule(): Content {
   return { canvas: [{ type: 'line', x1: 0, y1: 0, x2: 515, y2: 0, lineWidth: 1.5, lineColor: PRIMARY }], margin: [0, 8, 0, 0] };
+}
+
+/** The letterhead (agency name, address, phone) and the report's reference: the same on every report, built-in layout or agency template. */
+export function reportHeader(facts: ReportFacts): Content[] {
+  return [header(facts), rule()];
 }
 
 function placeSection(facts: ReportFacts): Content[] {
@@ -157,16 +170,19 @@ function textBox(text: string): Content {
   return { table: { widths: ['*'], body: [[{ text, style: 'value' }]] }, layout: lightGrid };
 }
 
-/** The image with, beside it, who signed, in which role, and when: the evidence the report carries. */
-export function signatureBlock(title: string, signature: ReportSignatureFacts, imageKey: string): Content {
+/**
+ * The image with, under it, who signed, in which role, and when: the evidence
+ * the report carries. title null: the template prints its own heading.
+ */
+export function signatureBlock(title: string | null, signature: ReportSignatureFacts, imageKey: string): Content {
   const use = reportImageUse(signature.image);
   const image: Content =
     use === 'embed'
-      ? { image: imageKey, fit: [210, 80], alignment: 'center', margin: [0, 4, 0, 4] }
+      ? { image: imageKey, fit: [210, 64], alignment: 'center', margin: [0, 4, 0, 4] }
       : { text: use === 'too-large' ? IMAGE_TOO_LARGE_TEXT : 'Signature indisponible', style: 'muted', alignment: 'center', margin: [0, 30, 0, 30] };
   return {
     stack: [
-      { text: title, style: 'strong' },
+      ...(title === null ? [] : [{ text: title, style: 'strong' } as Content]),
       image,
       { text: `Signé par : ${orDash(signature.signerName)}`, style: 'value' },
       { text: `Qualité : ${signature.role}`, style: 'value' },
@@ -200,8 +216,7 @@ function signatureSection(facts: ReportFacts): Content[] {
 
 export function defaultReportContent(facts: ReportFacts): Content[] {
   return [
-    header(facts),
-    rule(),
+    ...reportHeader(facts),
     ...placeSection(facts),
     ...requestSection(facts),
     ...interventionSection(facts),
@@ -235,7 +250,7 @@ export function reportDocument(facts: ReportFacts, content: Content[]): TDocumen
     pageMargins: [40, 40, 40, 56],
     info: {
       title: `Rapport d'intervention ${facts.ticket.numChrono}`,
-      subject: facts.interventionOrdinal === null ? 'Clôture du ticket' : `Ré-intervention n° ${facts.interventionOrdinal}`,
+      subject: visitLabel(facts),
       author: facts.agence?.nom ?? 'Maintenance sécurité incendie',
       creator: 'fsm-tickets',
       producer: 'fsm-tickets',

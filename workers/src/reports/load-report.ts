@@ -4,6 +4,7 @@ import {
   TICKET_LOCALE,
   TICKET_TIME_ZONE,
   TicketEventSchema,
+  TEMPLATE_VARIABLES,
   fillTemplateVariables,
   reportFilename,
   ticketStreamId,
@@ -24,7 +25,7 @@ import {
   waitForReadModels,
 } from '@fsm/projections';
 import { readStreamOrEmpty } from '../event-ids.js';
-import { REPORT_IMAGE_KEYS, isPngOrJpeg, type ReportFacts, type RenderInput } from './report-facts.js';
+import { REPORT_IMAGE_KEYS, TEMPLATE_VALUE_CLOSE, TEMPLATE_VALUE_OPEN, isPngOrJpeg, type ReportFacts, type RenderInput } from './report-facts.js';
 
 /*
  * Gathers what a report shows. Ticket facts come from the ticket's own stream
@@ -344,14 +345,28 @@ export function clientSigner(
 /** Stands for a typed line break through HTML escaping; U+2028 is itself a line separator, so one typed by a user means the same. */
 const LINE_BREAK = '\u2028';
 
+/** Stands for a missing image through the catalogue's filling, which would print nothing for it. */
+const NO_IMAGE = 'report-no-image';
+const MARKERS = new RegExp(`[${TEMPLATE_VALUE_OPEN}${TEMPLATE_VALUE_CLOSE}]`, 'g');
+const IMAGE_KEYS = new Set(TEMPLATE_VARIABLES.filter((variable) => variable.kind === 'image').map((variable) => variable.key));
+
 /**
  * Known variables filled (text escaped, typed line breaks kept: HTML would
  * fold a multi-line constat into one paragraph); unknown ones and any other
- * `{{...}}` left by an editor removed: never raw braces.
+ * `{{...}}` left by an editor removed: never raw braces. Each text value, and
+ * each missing image, is put between TEMPLATE_VALUE_OPEN and _CLOSE for the
+ * renderer (html-report.ts), which removes them.
  */
 export function fillReportTemplate(html: string, values: Readonly<Record<string, string | null>>): string {
-  const withBreaks = Object.fromEntries(Object.entries(values).map(([key, value]) => [key, value?.replace(/\r\n?|\n/g, LINE_BREAK) ?? null]));
-  return fillTemplateVariables(html, withBreaks)
+  const marked = Object.fromEntries(
+    Object.entries(values).map(([key, value]) => {
+      if (IMAGE_KEYS.has(key)) return [key, value ? value : NO_IMAGE];
+      const text = (value ?? '').replace(MARKERS, '').replace(/\r\n?|\n/g, LINE_BREAK);
+      return [key, `${TEMPLATE_VALUE_OPEN}${text}${TEMPLATE_VALUE_CLOSE}`];
+    }),
+  );
+  return fillTemplateVariables(html, marked)
+    .replace(new RegExp(`<img src="${NO_IMAGE}"[^>]*>`, 'g'), `${TEMPLATE_VALUE_OPEN}${TEMPLATE_VALUE_CLOSE}`)
     .replaceAll(LINE_BREAK, '<br />')
     .replace(/\{\{[^{}]*\}\}/g, '')
     .replace(/\{\{|\}\}/g, '');

@@ -67,6 +67,15 @@ export const REPORT_IMAGE_KEYS = {
   signatureTechnicien: 'report-image-signature-technicien',
 } as const;
 
+/**
+ * Private-use characters around every variable's value in a filled template
+ * (load-report's fillReportTemplate): the renderer tells from them a line
+ * made of a label and empty variables ('Téléphone : ' with no phone), leaves
+ * that line out, then removes them all. Never printed, never in a value.
+ */
+export const TEMPLATE_VALUE_OPEN = '\uE000';
+export const TEMPLATE_VALUE_CLOSE = '\uE001';
+
 export interface RenderInput {
   facts: ReportFacts;
   /** An agency template already filled (variables replaced, unknown ones removed); null: the built-in layout. */

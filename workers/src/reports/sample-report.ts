@@ -30,7 +30,7 @@ export function sampleReportFacts(overrides: Partial<ReportFacts> = {}): ReportF
       dureeSurSite: '1 h 05',
       etatArrivee: 'En alarme feu',
       etatDepart: 'Fonctionnel',
-      constat: 'Détecteur optique de la chambre 214 encrassé : remplacé. Boucle 3 testée, centrale réarmée, essais de déclenchement concluants.',
+      constat: 'Détecteur optique de la chambre 214 encrassé : remplacé.\nBoucle 3 testée, centrale réarmée.\nEssais de déclenchement concluants.',
       remarque: 'Prévoir le remplacement des détecteurs du 2e étage (fin de vie en 2027).',
       devis: true,
     },

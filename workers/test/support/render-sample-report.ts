@@ -1,9 +1,11 @@
 /*
- * Writes docs/report-default.pdf and, when Chromium is installed, page 1 as
- * docs/report-default.png (Chromium's PDF viewer, screenshotted with
- * playwright-core; poppler's pdftoppm is not on these machines).
+ * Writes docs/report-default.pdf and page 1 as docs/report-default.png: with
+ * poppler's pdftoppm when installed (`apt-get install poppler-utils`; it draws
+ * the standard fonts as a PDF reader does), else Chromium's PDF viewer
+ * screenshotted with playwright-core (its font substitution squeezes spaces).
  *   node --conditions=source --import tsx workers/test/support/render-sample-report.ts
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -15,8 +17,13 @@ const { pdf } = await renderReportPdf({ facts: sampleReportFacts(), templateHtml
 await writeFile(`${docs}report-default.pdf`, pdf);
 process.stdout.write(`docs/report-default.pdf (${pdf.length} bytes)\n`);
 
+const pdftoppm = ['/usr/bin/pdftoppm', '/usr/local/bin/pdftoppm'].find((path) => existsSync(path));
 const chromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((path) => existsSync(path));
-if (!chromium) {
+if (pdftoppm) {
+  // 110 dpi: an A4 page 910 px wide, readable in the docs without zooming.
+  execFileSync(pdftoppm, ['-png', '-r', '110', '-f', '1', '-l', '1', '-singlefile', `${docs}report-default.pdf`, `${docs}report-default`]);
+  process.stdout.write('docs/report-default.png (pdftoppm)\n');
+} else if (!chromium) {
   process.stdout.write('no Chromium: PNG skipped\n');
 } else {
   const { chromium: launcher } = await import('playwright-core');

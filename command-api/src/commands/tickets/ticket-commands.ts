@@ -65,6 +65,8 @@ async function visitInput(deps: AppDeps, ticket: TicketRef, body: TicketVisitBod
     signatureClient,
     signatureTechnicien,
     technicien,
+    signataireNom: body.signataire_nom,
+    signataireQualite: body.signataire_qualite,
     now,
   };
 }

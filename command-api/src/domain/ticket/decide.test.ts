@@ -199,6 +199,10 @@ const invalidVisits: Array<[string, Partial<TicketVisitInput>, string]> = [
   ['a constat with a right-to-left override', { constatTech: `Détecteur ${RLO}cé` }, M.hidden],
   ['a remark with a zero-width space', { remarqueTech: 'RAS\u200B' }, M.hidden],
   ['a constat longer than 10,000 characters', { constatTech: 'x'.repeat(10_001) }, M.tooLong],
+  ['a client signer with a zero-width space', { signataireNom: 'Marc\u200B Petit' }, M.hidden],
+  ['a client signer role with a right-to-left override', { signataireQualite: `Responsable ${RLO}sécurité` }, M.hidden],
+  ['a client signer name longer than 200 characters', { signataireNom: 'x'.repeat(201) }, M.tooLong],
+  ['a client signer role longer than 200 characters', { signataireQualite: 'x'.repeat(201) }, M.tooLong],
 ];
 
 // ---------------------------------------------------------------------------
@@ -403,6 +407,16 @@ describe('when in progress (en_cours)', () => {
 
   it('records a re-intervention with the same fields', () => {
     given(...history).when(reintervene('iv-1')).then([reintervention('iv-1')]);
+  });
+
+  it('records who signed for the client and in which role, trimmed; blank ones are left out (the requester signed)', () => {
+    given(...history)
+      .when(close({ signataireNom: '  Marc Petit ', signataireQualite: ' Responsable sécurité ' }))
+      .then([closed({ signataireNom: 'Marc Petit', signataireQualite: 'Responsable sécurité' })]);
+    given(...history)
+      .when(reintervene('iv-1', { signataireNom: 'Marc Petit', signataireQualite: '  ' }))
+      .then([reintervention('iv-1', { signataireNom: 'Marc Petit' })]);
+    given(...history).when(close({ signataireNom: null, signataireQualite: '' })).then([closed()]);
   });
 
   it.each(invalidVisits)('refuses a closure with %s', (_label, change, message) => {

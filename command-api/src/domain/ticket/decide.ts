@@ -81,6 +81,9 @@ export interface TicketVisitInput {
   signatureTechnicien: string | null;
   /** Absent: the technician in charge did the visit. */
   technicien?: TicketPerson | null;
+  /** Who signed for the client and in which role; blank: the requester. */
+  signataireNom?: string | null;
+  signataireQualite?: string | null;
   /** The handler's clock: a visit typed in the wizard cannot end later than it. */
   now: string;
 }
@@ -209,6 +212,8 @@ function visitReport(input: TicketVisitInput, ticket: ExistingTicketState & { te
   if (isBlank(input.signatureTechnicien)) throw new ValidationError(M.signatureTechnicienRequired);
   if (input.devis !== 0 && input.devis !== 1) throw new ValidationError(M.invalidDevis);
   const { arriveAt, closedAt } = requireVisitTimes(input, ticket.openedAt, input.now);
+  const signataireNom = typedText(input.signataireNom ?? '', TICKET_TEXT_MAX.shortText);
+  const signataireQualite = typedText(input.signataireQualite ?? '', TICKET_TEXT_MAX.shortText);
   return {
     constatTech,
     remarqueTech: typedText(input.remarqueTech ?? '', TICKET_TEXT_MAX.remarque),
@@ -221,6 +226,9 @@ function visitReport(input: TicketVisitInput, ticket: ExistingTicketState & { te
     signatureClient: (input.signatureClient ?? '').trim(),
     signatureTechnicien: (input.signatureTechnicien ?? '').trim(),
     technicien: input.technicien === null || input.technicien === undefined ? ticket.technicien : requireTechnicien(input.technicien),
+    // Left out when blank rather than recorded empty: the event then reads as one written before these fields existed.
+    ...(signataireNom === '' ? {} : { signataireNom }),
+    ...(signataireQualite === '' ? {} : { signataireQualite }),
   };
 }
 
