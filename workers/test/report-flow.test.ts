@@ -402,7 +402,7 @@ describe('a report started while the read models are behind', () => {
       expect(job.attemptsMade).toBe(2);
       const events = await reportEvents(ticket.closedEventId);
       expect(events.map((event) => event.type)).toEqual(['ReportGenerationFailed']);
-      expect((events[0]!.data as { error: string }).error).toContain('read models have not reached the visit');
+      expect((events[0]!.data as { error: string }).error).toContain('read models have not reached its request');
     } finally {
       await worker.close();
       await renderer.close();

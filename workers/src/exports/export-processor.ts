@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { UnrecoverableError, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import {
   CSV_BOM,
   CSV_LINE_END,
@@ -16,8 +16,9 @@ import {
   type ExportRequestedData,
 } from '@fsm/contracts';
 import type { BlobStore, EventStore } from '@fsm/eventstore';
-import { STATS_PAGE_SIZE, countStatsTickets, listQrCodesForExport, statsTicketPages } from '@fsm/projections';
+import { STATS_PAGE_SIZE, countStatsTickets, listQrCodesForExport, statsTicketPages, waitForReadModels } from '@fsm/projections';
 import { outcomeEventId, readStreamOrEmpty } from '../event-ids.js';
+import { READ_MODELS_WAIT_MS, ReadModelsNotReadyError, delayUntilReadModels } from '../read-models-delay.js';
 import { saveExportProgress } from './export-progress.js';
 
 export const PRODUCE_EXPORT_JOB = 'produce-export';
@@ -40,7 +41,21 @@ export interface ExportProcessorDeps {
   clock: () => Date;
   /** Page size of the statistics query (default STATS_PAGE_SIZE, as the streamed route). */
   pageSize?: number;
+  /** READ_MODELS_WAIT_MS unless set (tests shorten it). */
+  readModelsWaitMs?: number;
+  /** READ_MODELS_PATIENCE_MS unless set. */
+  readModelsPatienceMs?: number;
 }
+
+/**
+ * What each kind of export reads (and what those are built from): it is
+ * written only once they have reached its request, so a file asked for right
+ * after a change, or during a rebuild, never misses rows for good.
+ */
+export const EXPORT_READ_MODELS: Readonly<Record<ExportKind, readonly string[]>> = {
+  'stats-tickets': ['tickets', 'ticket_sla'],
+  qrcodes: ['qrcodes', 'installations', 'sites', 'clients'],
+};
 
 /** Called with 0–99 while writing, 100 once the file is stored. */
 export type ReportProgress = (progress: number, rows: number, total: number) => Promise<void>;
@@ -117,6 +132,11 @@ export async function produceExport(deps: ExportProcessorDeps, exportId: string,
   const parsed = ExportRequestedDataSchema.safeParse(requested.data);
   if (!parsed.success) throw new UnrecoverableError(`export ${exportId}: invalid ExportRequested`);
   const request = parsed.data;
+  const reached = await waitForReadModels({ db: deps.pool, compare: (a, b) => deps.store.comparePositions(a, b) }, requested.position, {
+    readModels: EXPORT_READ_MODELS[request.kind],
+    timeoutMs: deps.readModelsWaitMs ?? READ_MODELS_WAIT_MS,
+  });
+  if (!reached) throw new ReadModelsNotReadyError(`export ${exportId}`, requested.position);
 
   const { bytes, rows } = await writeCsv(deps, request, report);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
@@ -160,7 +180,7 @@ async function kindOf(deps: ExportProcessorDeps, exportId: string): Promise<Expo
  * (the API's GET /api/exports/{id}), only when the percentage moves.
  */
 export function exportsProcessor(deps: ExportProcessorDeps) {
-  return async (job: Job): Promise<ExportOutcome> => {
+  return async (job: Job, token?: string): Promise<ExportOutcome> => {
     switch (job.name) {
       case PRODUCE_EXPORT_JOB: {
         const target = parseExportJob(job.data);
@@ -175,6 +195,7 @@ export function exportsProcessor(deps: ExportProcessorDeps) {
         try {
           return await produceExport(deps, target.exportId, report);
         } catch (error) {
+          if (error instanceof ReadModelsNotReadyError && (await delayUntilReadModels(job, token, deps.readModelsPatienceMs))) throw new DelayedError();
           const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
           if (error instanceof UnrecoverableError || last) await recordExportFailure(deps, target.exportId, await kindOf(deps, target.exportId), error, job.id ?? '');
           throw error;

@@ -25,6 +25,7 @@ import {
   waitForReadModels,
 } from '@fsm/projections';
 import { readStreamOrEmpty } from '../event-ids.js';
+import { READ_MODELS_WAIT_MS, ReadModelsNotReadyError } from '../read-models-delay.js';
 import { REPORT_IMAGE_KEYS, TEMPLATE_VALUE_CLOSE, TEMPLATE_VALUE_OPEN, isPngOrJpeg, type ReportFacts, type RenderInput } from './report-facts.js';
 
 /*
@@ -119,8 +120,6 @@ function findVisit(history: readonly RecordedEvent[], parsed: readonly TicketEve
   throw new UnrecoverableError(`report ${target.reportId}: no matching visit in ticket ${target.ticketId}`);
 }
 
-/** The longest one attempt waits for the read models to reach its visit; then the job is retried later (report-processor.ts). */
-export const READ_MODELS_WAIT_MS = 5_000;
 
 /**
  * Every read model `loadReport` reads, and those they are built from
@@ -129,18 +128,6 @@ export const READ_MODELS_WAIT_MS = 5_000;
  */
 export const REPORT_READ_MODELS = ['agences', 'templates', 'clients', 'sites', 'metiers', 'installations', 'interlocuteurs'] as const;
 
-/**
- * The read models have not reached the visit within this attempt's wait
- * (projections behind, rebuilding, or one of them stopped): rendering now
- * would print an empty agency block or address for good, since a generated
- * report is never rendered again.
- */
-export class ReadModelsNotReadyError extends Error {
-  override readonly name = 'ReadModelsNotReadyError';
-  constructor(readonly reportId: string, readonly position: string) {
-    super(`report ${reportId}: the read models have not reached the visit (position ${position}) yet`);
-  }
-}
 
 interface ReferenceData {
   agence: Awaited<ReturnType<typeof findAgence>>;
@@ -164,7 +151,7 @@ async function readReferenceData(deps: LoadReportDeps, reportId: string, opened:
   const deadline = Date.now() + (deps.readModelsWaitMs ?? READ_MODELS_WAIT_MS);
   for (;;) {
     const reached = await waitForReadModels({ db: deps.pool, compare }, position, { ...options, timeoutMs: Math.max(0, deadline - Date.now()) });
-    if (!reached) throw new ReadModelsNotReadyError(reportId, position);
+    if (!reached) throw new ReadModelsNotReadyError(`report ${reportId}`, position);
     const client = await deps.pool.connect();
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
@@ -188,7 +175,7 @@ async function readReferenceData(deps: LoadReportDeps, reportId: string, opened:
     } finally {
       client.release();
     }
-    if (Date.now() >= deadline) throw new ReadModelsNotReadyError(reportId, position);
+    if (Date.now() >= deadline) throw new ReadModelsNotReadyError(`report ${reportId}`, position);
   }
 }
 

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { reportStreamId, type ReportGeneratedData, type ReportGenerationFailedData } from '@fsm/contracts';
 import { outcomeEventId, readStreamOrEmpty } from '../event-ids.js';
-import { ReadModelsNotReadyError, loadReport, type LoadReportDeps, type ReportJobTarget } from './load-report.js';
+import { ReadModelsNotReadyError, delayUntilReadModels } from '../read-models-delay.js';
+import { loadReport, type LoadReportDeps, type ReportJobTarget } from './load-report.js';
 import type { RenderedReport } from './pdf-render.js';
 import type { RenderInput } from './report-facts.js';
 import { RenderStoppedError, type ReportRenderer } from './report-renderer.js';
@@ -26,18 +27,6 @@ export interface ReportProcessorDeps extends LoadReportDeps {
   /** READ_MODELS_PATIENCE_MS unless set (tests shorten it). */
   readModelsPatienceMs?: number;
 }
-
-/**
- * How long after its job was queued a report keeps waiting for the read
- * models without spending the attempts meant for real failures: a rebuild
- * of a large log takes minutes, the repair of a stopped read model longer.
- * Past it, each wait that ends without them costs an attempt, and the last
- * one records ReportGenerationFailed (a new request retries it).
- */
-export const READ_MODELS_PATIENCE_MS = 60 * 60_000;
-
-/** The longest pause between two looks at read models that are behind. */
-export const READ_MODELS_RETRY_MAX_MS = 60_000;
 
 export type RenderOutcome = { status: 'generated'; filename: string; sha256: string } | { status: 'already-generated' };
 
@@ -116,23 +105,6 @@ export function isLastAttempt(job: Job): boolean {
   return job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 }
 
-/**
- * Read models behind: the job goes back to the delayed set without counting
- * an attempt (BullMQ's DelayedError), after a pause that doubles from the
- * queue's backoff delay up to READ_MODELS_RETRY_MAX_MS. Answers false once
- * the patience is spent, or without a lock token to move the job with.
- */
-async function delayUntilReadModels(deps: ReportProcessorDeps, job: Job, token: string | undefined): Promise<boolean> {
-  const now = Date.now();
-  if (token === undefined || now - job.timestamp >= (deps.readModelsPatienceMs ?? READ_MODELS_PATIENCE_MS)) return false;
-  const backoff = job.opts.backoff;
-  const base = (typeof backoff === 'number' ? backoff : backoff?.delay) ?? 2_000;
-  // Starts that ended neither in success nor in a counted failure: the earlier waits.
-  const waits = Math.max(0, job.attemptsStarted - job.attemptsMade - 1);
-  await job.moveToDelayed(now + Math.min(READ_MODELS_RETRY_MAX_MS, base * 2 ** Math.min(waits, 16)), token);
-  return true;
-}
-
 /** The 'reports' queue's processor: one worker per queue, branching on the job name. */
 export function reportsProcessor(deps: ReportProcessorDeps) {
   return async (job: Job, token?: string): Promise<RenderOutcome> => {
@@ -143,7 +115,7 @@ export function reportsProcessor(deps: ReportProcessorDeps) {
         try {
           return await renderReportJob(deps, target);
         } catch (error) {
-          if (error instanceof ReadModelsNotReadyError && (await delayUntilReadModels(deps, job, token))) throw new DelayedError();
+          if (error instanceof ReadModelsNotReadyError && (await delayUntilReadModels(job, token, deps.readModelsPatienceMs))) throw new DelayedError();
           if (error instanceof UnrecoverableError || isLastAttempt(job)) await recordReportFailure(deps, target, error, job.id ?? '');
           throw error;
         }
