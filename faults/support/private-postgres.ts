@@ -29,7 +29,7 @@ export interface PrivatePostgres {
   destroy(): Promise<void>;
 }
 
-function binDir(): string {
+export function postgresBinDir(): string {
   const debian = '/usr/lib/postgresql';
   if (existsSync(debian)) {
     const versions = readdirSync(debian)
@@ -43,7 +43,7 @@ function binDir(): string {
 }
 
 export async function startPrivatePostgres(): Promise<PrivatePostgres> {
-  const bin = binDir();
+  const bin = postgresBinDir();
   const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const dir = await mkdtemp(join(tmpdir(), 'fsm-faults-pg-'));
   const data = join(dir, 'data');

@@ -3,3 +3,4 @@ export { appendStatement } from './append-statement.js';
 export { formatPostgresPosition, parsePostgresPosition } from './positions.js';
 export { notificationChannel, schemaDdl } from './schema.js';
 export { productPoolConfig } from './pool-config.js';
+export { rebasePositions, RebaseRefusedError, REBASED_TRANSACTION_ID, type RebaseResult } from './rebase-positions.js';
