@@ -29,6 +29,12 @@ export interface VisitDraft {
   /** PNG data URLs. */
   signature_client: string | null;
   signature_technicien: string | null;
+  /**
+   * Who signs for the client and in which role. Absent until typed (drafts saved
+   * before these fields existed too): the requester signs.
+   */
+  signataire_nom?: string;
+  signataire_qualite?: string;
   /** Report e-mail: 'demandeur' and/or contact ids. */
   recipients: string[];
 }

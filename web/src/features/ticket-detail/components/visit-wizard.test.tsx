@@ -15,6 +15,7 @@ import {
   signIn,
   type RecordedRequest,
 } from '../../../testing/render-app';
+import { getSession } from '../../../lib/session';
 import { draftKey } from '../visit-draft';
 
 vi.mock('signature_pad', () => import('../../../testing/fake-signature-pad'));
@@ -174,12 +175,105 @@ describe('close wizard', () => {
     expect(await screen.findByText('Ticket clos : aucune action.')).toBeTruthy();
   });
 
+  it('asks who signs for the client: the requester by default, or the name and role typed', async () => {
+    const ctx = setup();
+    const dialog = await openWizard(ctx);
+    await fillStep1(ctx);
+    await fillStep2(ctx);
+    const name = dialog.getByLabelText('Nom du signataire (client)') as HTMLInputElement;
+    const role = dialog.getByLabelText('Qualité du signataire') as HTMLInputElement;
+    expect(name.value).toBe('Julie Bernard');
+    expect(role.value).toBe('');
+    sign('Signature du client');
+    sign('Signature du technicien');
+    await ctx.app.user.click(dialog.getByRole('button', { name: 'Valider la clôture' }));
+    await screen.findByRole('heading', { name: 'Ticket clos' });
+    const body = sentBody(ctx.api.calls('PATCH /api/tickets/:id/close')[0]) as Record<string, unknown>;
+    expect(body.signataire_nom).toBe('Julie Bernard');
+    expect(body.signataire_qualite).toBeUndefined();
+  });
+
+  it('sends the signer typed in the wizard, and refuses a name longer than allowed with its French message', async () => {
+    const ctx = setup();
+    const dialog = await openWizard(ctx);
+    await fillStep1(ctx);
+    await fillStep2(ctx);
+    sign('Signature du client');
+    sign('Signature du technicien');
+    const name = dialog.getByLabelText('Nom du signataire (client)');
+    await ctx.app.user.clear(name);
+    await ctx.app.user.click(name);
+    await ctx.app.user.paste('x'.repeat(201));
+    await ctx.app.user.click(dialog.getByRole('button', { name: 'Valider la clôture' }));
+    expect(dialog.getByText('Texte trop long.')).toBeTruthy();
+    expect(ctx.api.calls('PATCH /api/tickets/:id/close')).toHaveLength(0);
+
+    await ctx.app.user.clear(name);
+    await ctx.app.user.type(name, 'Marc Petit');
+    await ctx.app.user.type(dialog.getByLabelText('Qualité du signataire'), 'Responsable sécurité');
+    await ctx.app.user.click(dialog.getByRole('button', { name: 'Valider la clôture' }));
+    await screen.findByRole('heading', { name: 'Ticket clos' });
+    const body = sentBody(ctx.api.calls('PATCH /api/tickets/:id/close')[0]) as Record<string, unknown>;
+    expect(body).toMatchObject({ signataire_nom: 'Marc Petit', signataire_qualite: 'Responsable sécurité' });
+  });
+
   it('shows the server refusal and keeps the draft', async () => {
     const ctx = setup({ extra: { 'PATCH /api/tickets/:id/close': jsonResponse(409, { error: 'Ce ticket est clos.' }) } });
     await openWizard(ctx);
     await finish(ctx);
     expect((await wizard().findByRole('alert')).textContent).toBe('Ce ticket est clos.');
     expect(window.localStorage.getItem(draftKey('u-7', IDS.ticket))).not.toBeNull();
+  });
+
+  it("a network drop at the final step keeps the user signed in on the wizard, says 'Erreur réseau.' and keeps what was entered", async () => {
+    let online = false;
+    const ctx = setup({
+      extra: {
+        'PATCH /api/tickets/:id/close': () => (online ? closed : Promise.reject(new TypeError('Failed to fetch'))),
+      },
+    });
+    await openWizard(ctx);
+    await finish(ctx);
+
+    expect((await wizard().findByRole('alert')).textContent).toBe('Erreur réseau.');
+    expect(ctx.app.pathname()).toBe(path);
+    expect(getSession()).not.toBeNull();
+    expect(wizard().getByRole('heading', { name: 'Étape 3 sur 3 : Signatures' })).toBeTruthy();
+    expect(wizard().getAllByText('Signé')).toHaveLength(2);
+    expect(window.localStorage.getItem(draftKey('u-7', IDS.ticket))).not.toBeNull();
+
+    // The network is back: the same visit goes through without re-entering anything.
+    online = true;
+    await ctx.app.user.click(wizard().getByRole('button', { name: 'Valider la clôture' }));
+    expect(await screen.findByRole('heading', { name: 'Ticket clos' })).toBeTruthy();
+    expect(sentBody(ctx.api.calls('PATCH /api/tickets/:id/close')[1])).toMatchObject({ constat_tech: 'Détecteur remplacé', signature_client: PNG });
+  });
+
+  it('a session ended by the server at the final step: the login brings the user back to the ticket and the wizard where it was', async () => {
+    let sessionValid = false;
+    const ctx = setup({
+      extra: {
+        'PATCH /api/tickets/:id/close': () => (sessionValid ? closed : jsonResponse(401, { error: 'Jeton expiré' })),
+        'POST /api/login': () => {
+          sessionValid = true;
+          return { token: 'jwt-neuf', user: makeUser({ id: 'u-7' }) };
+        },
+      },
+    });
+    await openWizard(ctx);
+    await finish(ctx);
+
+    expect(await screen.findByRole('heading', { name: 'Connexion' })).toBeTruthy();
+    expect(ctx.app.router.state.location.search).toBe(`?retour=${encodeURIComponent(path)}`);
+    await ctx.app.user.type(screen.getByLabelText('Email'), 'lucie@example.fr');
+    await ctx.app.user.type(screen.getByLabelText('Mot de passe'), 'secret-1!');
+    await ctx.app.user.click(screen.getByRole('button', { name: 'Se connecter' }));
+
+    const dialog = await within(document.body).findByRole('dialog', { name: 'Clôturer le ticket' });
+    expect(ctx.app.pathname()).toBe(path);
+    expect(within(dialog).getByRole('heading', { name: 'Étape 3 sur 3 : Signatures' })).toBeTruthy();
+    await ctx.app.user.click(within(dialog).getByRole('button', { name: 'Valider la clôture' }));
+    expect(await screen.findByRole('heading', { name: 'Ticket clos' })).toBeTruthy();
   });
 
   it('keeps the draft across a reload and opens the wizard where it was, signatures included', async () => {
@@ -210,7 +304,15 @@ describe('close wizard', () => {
     expect((wizard().getByRole('radio', { name: 'En alarme feu' }) as HTMLInputElement).checked).toBe(true);
     await ctx.app.user.keyboard('{Escape}');
 
+    // Asked first: Annuler keeps the draft, Abandonner drops it.
     await ctx.app.user.click(screen.getByRole('button', { name: 'Abandonner la saisie' }));
+    const confirm = within(screen.getByRole('dialog', { name: 'Abandonner la saisie' }));
+    expect(confirm.getByText('Abandonner la saisie en cours ? Ce qui a été saisi, signatures comprises, sera perdu.')).toBeTruthy();
+    await ctx.app.user.click(confirm.getByRole('button', { name: 'Annuler' }));
+    expect(window.localStorage.getItem(draftKey('u-7', IDS.ticket))).not.toBeNull();
+    expect(screen.getByRole('button', { name: 'Reprendre la saisie (clôturer le ticket)' })).toBeTruthy();
+    await ctx.app.user.click(screen.getByRole('button', { name: 'Abandonner la saisie' }));
+    await ctx.app.user.click(within(screen.getByRole('dialog', { name: 'Abandonner la saisie' })).getByRole('button', { name: 'Abandonner' }));
     expect(window.localStorage.getItem(draftKey('u-7', IDS.ticket))).toBeNull();
     expect(screen.getByRole('button', { name: 'Clôturer le ticket' })).toBeTruthy();
   });

@@ -58,6 +58,8 @@ const STEP_OF_FIELD: Partial<Record<string, WizardStep>> = {
   devis: 2,
   date_cloture: 2,
   signature_client: 3,
+  signataire_nom: 3,
+  signataire_qualite: 3,
   signature_technicien: 3,
 };
 
@@ -108,7 +110,12 @@ function checkStep(step: WizardStep, draft: VisitDraft): FieldErrors {
   return errors;
 }
 
-function toBody(draft: VisitDraft) {
+/** The requester signs for the client unless the technician typed someone else. */
+function signerName(draft: VisitDraft, ticket: TicketView): string {
+  return draft.signataire_nom ?? personName(ticket);
+}
+
+function toBody(draft: VisitDraft, ticket: TicketView) {
   return {
     constat_tech: draft.constat_tech,
     remarque_tech: draft.remarque_tech,
@@ -121,6 +128,8 @@ function toBody(draft: VisitDraft) {
     signature_client: draft.signature_client ?? '',
     signature_technicien: draft.signature_technicien ?? '',
     technicien_id: draft.technicien_id || undefined,
+    signataire_nom: signerName(draft, ticket),
+    signataire_qualite: draft.signataire_qualite,
   };
 }
 
@@ -276,7 +285,7 @@ function VisitWizardBody({ ticket, draft: initial, storageKey, technicians, cont
   const submit = () => {
     if (mutation.isPending || done) return;
     const all = { ...checkStep(1, draft), ...checkStep(2, draft), ...checkStep(3, draft) };
-    const parsed = TicketVisitBodySchema.safeParse(toBody(draft));
+    const parsed = TicketVisitBodySchema.safeParse(toBody(draft, ticket));
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const field = typeof issue?.path[0] === 'string' ? (issue.path[0] as keyof VisitDraft) : undefined;
@@ -449,7 +458,7 @@ function VisitWizardBody({ ticket, draft: initial, storageKey, technicians, cont
             onChange={(value) => update({ etat_depart: value })}
             error={errors.etat_depart}
           />
-          <label className="checkbox checkbox--large">
+          <label className="check-option check-option--large">
             <input type="checkbox" checked={draft.devis} onChange={(e) => update({ devis: e.target.checked })} />
             <span>Un devis est à établir</span>
           </label>
@@ -471,6 +480,23 @@ function VisitWizardBody({ ticket, draft: initial, storageKey, technicians, cont
             onChange={(value) => update({ signature_client: value })}
             error={errors.signature_client}
           />
+          <div className="form-grid">
+            <TextField
+              label="Nom du signataire (client)"
+              value={signerName(draft, ticket)}
+              onChange={(e) => update({ signataire_nom: e.target.value })}
+              error={errors.signataire_nom}
+              autoComplete="off"
+            />
+            <TextField
+              label="Qualité du signataire"
+              hint="Par exemple : Responsable sécurité. Vide : client (demandeur)."
+              value={draft.signataire_qualite ?? ''}
+              onChange={(e) => update({ signataire_qualite: e.target.value })}
+              error={errors.signataire_qualite}
+              autoComplete="off"
+            />
+          </div>
           <SignatureField
             label="Signature du technicien"
             value={draft.signature_technicien}
@@ -480,7 +506,7 @@ function VisitWizardBody({ ticket, draft: initial, storageKey, technicians, cont
           {canReport ? (
             <fieldset className="form-section">
               <legend>Envoyer le rapport à</legend>
-              <label className="checkbox">
+              <label className="check-option">
                 <input
                   type="checkbox"
                   checked={draft.recipients.includes('demandeur')}
@@ -494,7 +520,7 @@ function VisitWizardBody({ ticket, draft: initial, storageKey, technicians, cont
               {contacts
                 .filter((c) => c.email)
                 .map((c) => (
-                  <label key={c.id} className="checkbox">
+                  <label key={c.id} className="check-option">
                     <input
                       type="checkbox"
                       checked={draft.recipients.includes(c.id)}
