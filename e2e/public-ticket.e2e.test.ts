@@ -37,6 +37,11 @@ describe.skipIf(skipReason !== null)('journey 1: a visitor reports a breakdown f
     const phoneContext = await newContext(browser, stack.baseUrl, PHONE);
     const phone = await phoneContext.newPage();
     const phoneConsole = recordConsole(phone);
+    // The compression library: once as the page's module, once as the worker's script (issue 18, item 6).
+    const compressionFiles = new Set<string>();
+    phoneContext.on('request', (r) => {
+      if (/\/assets\/browser-image-compression-[^/]*\.js$/.test(new URL(r.url()).pathname)) compressionFiles.add(r.url());
+    });
     try {
       await board.goto('/tickets');
       await board.getByRole('heading', { level: 1, name: TICKET_LABELS.openListTitle }).waitFor();
@@ -54,6 +59,10 @@ describe.skipIf(skipReason !== null)('journey 1: a visitor reports a breakdown f
       expect(photo.length).toBeGreaterThan(PHOTO_MAX_BYTES);
       await phone.getByLabel('Photo (facultative)').setInputFiles({ name: 'panne.bmp', mimeType: 'image/bmp', buffer: photo });
       await phone.getByRole('img', { name: 'Aperçu de la photo' }).waitFor({ timeout: 30_000 });
+      // Compressed in the worker, its script served by the app: no CDN (the browser set-up fails on
+      // any other host) and nothing refused by the CSP.
+      expect(compressionFiles.size).toBe(2);
+      expect(phoneConsole.filter((line) => /Content Security Policy|importScripts/i.test(line))).toEqual([]);
 
       // ALTCHA (auto: 'onfocus') starts its proof of work once the visitor is in
       // the form; tick 'Je ne suis pas un robot' if it has not started yet, then

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, recordConsole, saveArtifacts, signedInContext, skipReason } from './support/browser.js';
+import { PHONE, launchBrowser, recordConsole, saveArtifacts, signedInContext, skipReason } from './support/browser.js';
+import { expectReadableLayout } from './support/layout-checks.js';
 import { drawSignature } from './support/signature.js';
 import { startStack, type Stack } from './support/stack.js';
 
@@ -28,7 +29,8 @@ describe.skipIf(skipReason !== null)('journey 3: a re-intervention', () => {
     expect(ticket, 'an in-progress seeded ticket without re-intervention').toBeTruthy();
     const constat = `Remplacement de la carte mère prévu ${Date.now()}`;
 
-    const context = await signedInContext(browser, stack.baseUrl, 'technicien@demo.fr');
+    // On the technician's phone, where the submit button was cut ('…lider la ré-interventi…', issue 18).
+    const context = await signedInContext(browser, stack.baseUrl, 'technicien@demo.fr', PHONE);
     const page = await context.newPage();
     const consoleLines = recordConsole(page);
     try {
@@ -45,6 +47,7 @@ describe.skipIf(skipReason !== null)('journey 3: a re-intervention', () => {
       await drawSignature(page, wizard.getByRole('img', { name: 'Signature du client' }));
       await drawSignature(page, wizard.getByRole('img', { name: 'Signature du technicien' }));
       await expect.poll(() => wizard.getByText('Signé', { exact: true }).count()).toBe(2);
+      await expectReadableLayout(page, 'Ré-intervention, étape 3 (téléphone)');
       await wizard.getByRole('button', { name: 'Valider la ré-intervention' }).click();
       await wizard.getByText('Ré-intervention enregistrée').first().waitFor({ timeout: 20_000 });
       await wizard.getByRole('link', { name: 'Télécharger le rapport' }).waitFor({ timeout: 60_000 });

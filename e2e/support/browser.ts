@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { onTestFailed } from 'vitest';
+import { onTestFailed, onTestFinished } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { DEMO_PASSWORD, REPO_ROOT } from './stack.js';
 
@@ -32,7 +32,36 @@ export async function newContext(browser: Browser, baseUrl: string, options: Bro
   // while a toast fades in sees a half-transparent green and reports it.
   const context = await browser.newContext({ baseURL: baseUrl, locale: 'fr-FR', timezoneId: 'Europe/Paris', reducedMotion: 'reduce', ...options });
   context.setDefaultTimeout(15_000);
+  await refuseThirdPartyRequests(context, baseUrl);
   return context;
+}
+
+/**
+ * Nothing the product loads may come from a host other than its own (issue
+ * 18, item 6: a library fetched its worker from a public CDN). Every such
+ * request is aborted, so the journey sees what a user behind a strict
+ * firewall sees, and the test that opened the context fails with the list.
+ * Outside a test (a `beforeAll`), the list is still kept on the context.
+ */
+export const foreignRequests = new WeakMap<BrowserContext, string[]>();
+async function refuseThirdPartyRequests(context: BrowserContext, baseUrl: string): Promise<void> {
+  const appHost = new URL(baseUrl).host;
+  const seen: string[] = [];
+  foreignRequests.set(context, seen);
+  await context.route(
+    (url) => /^(https?|wss?):$/.test(url.protocol) && url.host !== appHost,
+    (route) => {
+      seen.push(route.request().url());
+      return route.abort('blockedbyclient');
+    },
+  );
+  try {
+    onTestFinished(() => {
+      if (seen.length > 0) throw new Error(`requête(s) vers un autre hôte que l’application (${appHost}) :\n${[...new Set(seen)].join('\n')}`);
+    });
+  } catch {
+    // Not inside a test: the caller reads foreignRequests itself.
+  }
 }
 
 /** Logs in through the API and seeds localStorage as the login screen would (scripts/screenshots.mjs). */

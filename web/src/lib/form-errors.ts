@@ -25,3 +25,18 @@ export function checkForm<Output>(schema: SafeParser<Output>, values: unknown): 
   }
   return { ok: false, errors, first: result.error.issues[0]?.message ?? 'Données invalides.' };
 }
+
+/**
+ * The errors of the last refused submit that the values now still have: a
+ * message and its red border go as soon as the field is fixed (issue 18), and
+ * none appears before the next submit. Re-run the form's check on each render.
+ */
+export function remainingErrors(shown: FieldErrors, now: FormCheck<unknown>): FieldErrors {
+  if (now.ok) return {};
+  const remaining: Record<string, string> = {};
+  for (const key of Object.keys(shown)) {
+    const message = now.errors[key];
+    if (message) remaining[key] = message;
+  }
+  return remaining;
+}

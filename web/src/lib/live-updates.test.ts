@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   applyLiveMessage,
   connectLiveUpdates,
+  createInvalidationBatcher,
   keysToInvalidate,
   parseLiveMessage,
   type LiveMessage,
@@ -97,6 +98,55 @@ describe('applyLiveMessage', () => {
     applyLiveMessage(queryClient, { position: '1', streams: ['ticket-a'], resync: false }, invalidators);
     expect(queryClient.getQueryState(['tickets', 'detail', 'a'])?.isInvalidated).toBe(true);
     expect(queryClient.getQueryState(['clients'])?.isInvalidated).toBe(false);
+  });
+});
+
+describe('createInvalidationBatcher', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+  const timing = { quietMs: 300, maxWaitMs: 2_000 };
+
+  it('merges a burst of messages into one invalidation of each key, once the burst is over', () => {
+    const apply = vi.fn();
+    const batcher = createInvalidationBatcher(apply, timing);
+    for (let i = 0; i < 10; i++) {
+      batcher.push([['qrcodes', 'list'], ['qrcodes', 'unused-count']]);
+      vi.advanceTimersByTime(100);
+    }
+    expect(apply).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(300);
+    expect(apply).toHaveBeenCalledTimes(1);
+    expect(apply).toHaveBeenCalledWith([['qrcodes', 'list'], ['qrcodes', 'unused-count']]);
+  });
+
+  it('still refreshes during a long burst, at most once per maxWaitMs', () => {
+    const apply = vi.fn();
+    const batcher = createInvalidationBatcher(apply, timing);
+    // 100 messages, one every 60 ms: 6 s of events, as a batch of 100 QR codes.
+    for (let i = 0; i < 100; i++) {
+      batcher.push([['qrcodes', 'list']]);
+      vi.advanceTimersByTime(60);
+    }
+    vi.advanceTimersByTime(300);
+    // Twice at the 2-s deadlines, once when the burst ends: 3 refetches instead of 100.
+    expect(apply).toHaveBeenCalledTimes(3);
+  });
+
+  it("a resync in the burst makes it 'all'; an empty message schedules nothing; cancel drops what is pending", () => {
+    const apply = vi.fn();
+    const batcher = createInvalidationBatcher(apply, timing);
+    batcher.push([]);
+    vi.advanceTimersByTime(5_000);
+    expect(apply).not.toHaveBeenCalled();
+    batcher.push([['clients']]);
+    batcher.push('all');
+    batcher.push([['tickets']]);
+    vi.advanceTimersByTime(300);
+    expect(apply).toHaveBeenCalledWith('all');
+    batcher.push([['clients']]);
+    batcher.cancel();
+    vi.advanceTimersByTime(5_000);
+    expect(apply).toHaveBeenCalledTimes(1);
   });
 });
 

@@ -81,12 +81,67 @@ export function keysToInvalidate(message: LiveMessage, invalidators: StreamInval
 }
 
 export function applyLiveMessage(queryClient: QueryClient, message: LiveMessage, invalidators: StreamInvalidators): void {
-  const keys = keysToInvalidate(message, invalidators);
+  invalidateKeys(queryClient, keysToInvalidate(message, invalidators));
+}
+
+function invalidateKeys(queryClient: QueryClient, keys: QueryKey[] | 'all'): void {
   if (keys === 'all') {
     void queryClient.invalidateQueries();
     return;
   }
   for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
+}
+
+export interface LiveBatchTiming {
+  /** A burst ends after this long without a message. */
+  quietMs: number;
+  /** During a long burst, the screen still moves at least this often. */
+  maxWaitMs: number;
+}
+
+export const LIVE_BATCH_TIMING: LiveBatchTiming = { quietMs: 300, maxWaitMs: 2_000 };
+
+/**
+ * Merges the invalidations of a burst of messages into one. A batch of 100 QR
+ * codes is 100 streams announced over a few seconds; each invalidation
+ * refetched the active lists and cancelled the refetch already in flight, so
+ * the list was fetched once per message (issue 18, item 7: 11 times in 6 s).
+ */
+export function createInvalidationBatcher(apply: (keys: QueryKey[] | 'all') => void, timing: LiveBatchTiming = LIVE_BATCH_TIMING) {
+  let pending: Map<string, QueryKey> | 'all' | null = null;
+  let quiet: ReturnType<typeof setTimeout> | null = null;
+  let deadline: ReturnType<typeof setTimeout> | null = null;
+  const clear = () => {
+    if (quiet !== null) clearTimeout(quiet);
+    if (deadline !== null) clearTimeout(deadline);
+    quiet = deadline = null;
+  };
+  const flush = () => {
+    clear();
+    const keys = pending;
+    pending = null;
+    if (keys === null) return;
+    apply(keys === 'all' ? 'all' : [...keys.values()]);
+  };
+  return {
+    push(keys: QueryKey[] | 'all') {
+      if (keys !== 'all' && keys.length === 0) return;
+      if (keys === 'all' || pending === 'all') pending = 'all';
+      else {
+        pending ??= new Map();
+        for (const key of keys) pending.set(JSON.stringify(key), key);
+      }
+      if (quiet !== null) clearTimeout(quiet);
+      quiet = setTimeout(flush, timing.quietMs);
+      deadline ??= setTimeout(flush, timing.maxWaitMs);
+    },
+    flush,
+    /** Drops what is pending: the connection is gone with its screens. */
+    cancel() {
+      clear();
+      pending = null;
+    },
+  };
 }
 
 /** The subset of WebSocket this client uses; lets tests pass a fake. */
@@ -268,9 +323,10 @@ export function useLiveUpdates(
     }
     let wasOpen = false;
     let dropped = false;
+    const batcher = createInvalidationBatcher((keys) => invalidateKeys(queryClient, keys));
     const connection = connectLiveUpdates({
       token,
-      onMessage: (message) => applyLiveMessage(queryClient, message, invalidatorsRef.current),
+      onMessage: (message) => batcher.push(keysToInvalidate(message, invalidatorsRef.current)),
       // As for an HTTP 401 (spec §7): the guards send the user to /login with 'Session expirée'.
       // Unless the session moved on to another token meanwhile (a password change answers one).
       onSessionEnded: () => {
@@ -288,6 +344,7 @@ export function useLiveUpdates(
       },
     });
     return () => {
+      batcher.cancel();
       connection.close();
       setStatus('off');
     };

@@ -25,6 +25,15 @@ describe('preparePhoto', () => {
     expect(out.type).toBe('image/jpeg');
   });
 
+  it('has the worker load the library from the app itself, never from a CDN', async () => {
+    const compress = vi.fn().mockResolvedValue(fileOfSize(2_000_000, 'x.jpg', 'image/jpeg'));
+    await preparePhoto(fileOfSize(PHOTO_MAX_BYTES + 1), compress as never);
+    const { libURL, useWebWorker } = compress.mock.calls[0]![1] as { libURL?: string; useWebWorker: boolean };
+    expect(useWebWorker).toBe(true);
+    expect(new URL(libURL!).origin).toBe(window.location.origin);
+    expect(libURL).toMatch(/browser-image-compression.*\.js$/);
+  });
+
   it('tries quality 0.7 when 0.85 is still too big', async () => {
     const compress = vi
       .fn()

@@ -1,5 +1,9 @@
 import { PHOTO_COMPRESSION_MAX_WIDTH_PX, PHOTO_COMPRESSION_QUALITIES, PHOTO_MAX_BYTES, TICKET_MESSAGES } from '@fsm/contracts';
 import type imageCompressionType from 'browser-image-compression';
+// The library's own build, served by the app: without `libURL` its worker
+// imports it from a public CDN, which the CSP refuses and a site's firewall
+// may block (issue 18, item 6: nothing may load from a third party).
+import compressionLibPath from 'browser-image-compression/dist/browser-image-compression.js?url';
 
 /** A photo that could not be brought under the limit; `message` is the spec's text. */
 export class PhotoCompressionError extends Error {
@@ -15,6 +19,11 @@ async function loadCompressor(): Promise<Compress> {
   // Loaded on demand: most photos are under 8 MB and never need it.
   const module = await import('browser-image-compression');
   return module.default;
+}
+
+/** Absolute: the worker runs from a blob: URL, against which a path would not resolve. */
+export function compressionLibUrl(): string {
+  return new URL(compressionLibPath, document.baseURI).href;
 }
 
 /** Pixel size of an image file, EXIF orientation applied; null when the browser cannot tell. */
@@ -72,6 +81,7 @@ export async function preparePhoto(file: File, compress?: Compress): Promise<Fil
         // One pass per quality: the spec's two tries, not the library's own search.
         maxIteration: 1,
         useWebWorker: true,
+        libURL: compressionLibUrl(),
       });
     } catch {
       throw new PhotoCompressionError(TICKET_MESSAGES.photoCompressionFailed);

@@ -6,7 +6,7 @@ import { useEditConflict } from '../../../components/ui/conflict-notice';
 import { Dialog } from '../../../components/ui/dialog';
 import { TextField } from '../../../components/ui/text-field';
 import { useToast } from '../../../components/ui/toast';
-import { checkForm, type FieldErrors } from '../../../lib/form-errors';
+import { checkForm, remainingErrors, type FieldErrors } from '../../../lib/form-errors';
 import { AGENCE_MESSAGES, agenceErrorMessage } from '../api/agence-errors';
 import { useCreateAgence } from '../api/create-agence';
 import { agenceHorairesQuery, useAgenceHoraires } from '../api/get-agence-horaires';
@@ -72,11 +72,15 @@ export function AgenceFormDialog({ agence, onClose }: { agence: Agence | null; o
 
   const set = (key: keyof AgenceFormValues) => (event: { target: { value: string } }) => setValues((v) => ({ ...v, [key]: event.target.value }));
 
+  const checkValues = () => checkForm(agenceBodySchema, values);
+  // After a refused save, each message follows its field: it goes once the field is fixed.
+  const shownErrors = Object.keys(errors).length > 0 ? remainingErrors(errors, checkValues()) : errors;
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setFailure(null);
     conflict.clear();
-    const check = checkForm(agenceBodySchema, values);
+    const check = checkValues();
     if (!check.ok) {
       setErrors(check.errors);
       return;
@@ -104,13 +108,13 @@ export function AgenceFormDialog({ agence, onClose }: { agence: Agence | null; o
   return (
     <Dialog open title={editing ? "Modifier l'agence" : 'Ajouter une agence'} onClose={onClose} className="dialog--wide">
       <form className="stack" onSubmit={submit} noValidate>
-        <TextField label="Nom" required value={values.nom} onChange={set('nom')} error={errors.nom} />
-        <TextField label="Adresse" required value={values.adresse} onChange={set('adresse')} error={errors.adresse} />
+        <TextField label="Nom" required value={values.nom} onChange={set('nom')} error={shownErrors.nom} />
+        <TextField label="Adresse" required value={values.adresse} onChange={set('adresse')} error={shownErrors.adresse} />
         <div className="form-row">
-          <TextField label="Code postal" required value={values.cp_postal} onChange={set('cp_postal')} error={errors.cp_postal} inputMode="numeric" />
-          <TextField label="Ville" required value={values.ville} onChange={set('ville')} error={errors.ville} />
+          <TextField label="Code postal" required value={values.cp_postal} onChange={set('cp_postal')} error={shownErrors.cp_postal} inputMode="numeric" />
+          <TextField label="Ville" required value={values.ville} onChange={set('ville')} error={shownErrors.ville} />
         </div>
-        <TextField label="Téléphone" required type="tel" value={values.telephone} onChange={set('telephone')} error={errors.telephone} />
+        <TextField label="Téléphone" required type="tel" value={values.telephone} onChange={set('telephone')} error={shownErrors.telephone} />
         {week ? (
           <HorairesFieldset week={week} onChange={setWeek} disabled={busy} />
         ) : horairesQuery.isError ? (

@@ -324,6 +324,23 @@ describe('Clients screen', () => {
     expect(await within(panel).findByRole('button', { name: '+ Ajouter un interlocuteur' })).toBeTruthy();
   });
 
+  it("takes a contact's field error and red border away as soon as the field is fixed", async () => {
+    editor();
+    api();
+    const app = renderApp('/clients');
+    await app.user.click(await screen.findByRole('button', { name: 'Interlocuteurs de Hôpital Nord' }));
+    const panel = screen.getByRole('dialog', { name: 'Interlocuteurs — Hôpital Nord' });
+    await app.user.click(await within(panel).findByRole('button', { name: '+ Ajouter un interlocuteur' }));
+    await app.user.type(within(panel).getByLabelText('Prénom'), 'Anne');
+    await app.user.click(within(panel).getByRole('button', { name: 'Enregistrer' }));
+    const nom = within(panel).getByLabelText('Nom');
+    expect(nom.getAttribute('aria-invalid')).toBe('true');
+    expect(within(panel).getAllByText(M.interlocuteurNomPrenomRequired).length).toBeGreaterThan(0);
+    await app.user.type(nom, 'Morel');
+    expect(nom.getAttribute('aria-invalid')).not.toBe('true');
+    expect(within(panel).queryAllByText(M.interlocuteurNomPrenomRequired)).toHaveLength(0);
+  });
+
   it("confirms a contact's deletion and says when it failed", async () => {
     editor();
     api({ 'DELETE /api/interlocuteurs/:id': () => jsonResponse(500, {}) });

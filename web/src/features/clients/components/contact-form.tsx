@@ -6,7 +6,7 @@ import { useEditConflict } from '../../../components/ui/conflict-notice';
 import { TextField } from '../../../components/ui/text-field';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
-import { checkForm, type FieldErrors } from '../../../lib/form-errors';
+import { checkForm, remainingErrors, type FieldErrors } from '../../../lib/form-errors';
 import { CLIENT_MESSAGES } from '../api/client-messages';
 import { useCreateInterlocuteur } from '../api/create-interlocuteur';
 import { clientInterlocuteursQuery } from '../api/get-client-interlocuteurs';
@@ -72,14 +72,19 @@ export function ContactForm({
       return next;
     });
 
+  const checkValues = () => {
+    // Only ids still among the client's sites and installations are sent.
+    const liveSites = sites.filter((s) => siteIds.has(s.id)).map((s) => s.id);
+    const liveInstallations = sites.flatMap((s) => s.installations).filter((i) => installationIds.has(i.id)).map((i) => i.id);
+    return checkForm(interlocuteurBodySchema, { ...values, client_id: clientId, affect_sites: liveSites, affect_installations: liveInstallations });
+  };
+  const shownErrors = Object.keys(errors).length > 0 ? remainingErrors(errors, checkValues()) : errors;
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setFailure(null);
     conflict.clear();
-    // Only ids still among the client's sites and installations are sent.
-    const liveSites = sites.filter((s) => siteIds.has(s.id)).map((s) => s.id);
-    const liveInstallations = sites.flatMap((s) => s.installations).filter((i) => installationIds.has(i.id)).map((i) => i.id);
-    const check = checkForm(interlocuteurBodySchema, { ...values, client_id: clientId, affect_sites: liveSites, affect_installations: liveInstallations });
+    const check = checkValues();
     if (!check.ok) {
       setErrors(check.errors);
       return;
@@ -99,13 +104,13 @@ export function ContactForm({
     <form className="stack" onSubmit={submit} noValidate aria-label={contact ? "Modifier l'interlocuteur" : 'Nouvel interlocuteur'}>
       <h3>{contact ? `Modifier ${contact.prenom} ${contact.nom}` : 'Nouvel interlocuteur'}</h3>
       <div className="form-row">
-        <TextField label="Prénom" required value={values.prenom} onChange={set('prenom')} error={errors.prenom} />
-        <TextField label="Nom" required value={values.nom} onChange={set('nom')} error={errors.nom} />
+        <TextField label="Prénom" required value={values.prenom} onChange={set('prenom')} error={shownErrors.prenom} />
+        <TextField label="Nom" required value={values.nom} onChange={set('nom')} error={shownErrors.nom} />
       </div>
-      <TextField label="Fonction" value={values.fonction} onChange={set('fonction')} error={errors.fonction} />
+      <TextField label="Fonction" value={values.fonction} onChange={set('fonction')} error={shownErrors.fonction} />
       <div className="form-row">
-        <TextField label="Téléphone" type="tel" value={values.telephone} onChange={set('telephone')} error={errors.telephone} />
-        <TextField label="Email" type="email" value={values.email} onChange={set('email')} error={errors.email} />
+        <TextField label="Téléphone" type="tel" value={values.telephone} onChange={set('telephone')} error={shownErrors.telephone} />
+        <TextField label="Email" type="email" value={values.email} onChange={set('email')} error={shownErrors.email} />
       </div>
       <fieldset className="fieldset">
         <legend className="field__label">Affectations</legend>

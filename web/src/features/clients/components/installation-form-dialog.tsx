@@ -10,7 +10,7 @@ import { TextField } from '../../../components/ui/text-field';
 import { TextareaField } from '../../../components/ui/textarea-field';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
-import { checkForm, type FieldErrors } from '../../../lib/form-errors';
+import { checkForm, remainingErrors, type FieldErrors } from '../../../lib/form-errors';
 import { useMetierList } from '../../metiers/api/get-metiers';
 import { CLIENT_MESSAGES } from '../api/client-messages';
 import { useCreateInstallation } from '../api/create-installation';
@@ -64,11 +64,15 @@ export function InstallationFormDialog({
     },
   );
 
+  const checkValues = () => checkForm(installationBodySchema, { ...values, site_id: siteId });
+  // After a refused save, each message follows its field: it goes once the field is fixed.
+  const shownErrors = Object.keys(errors).length > 0 ? remainingErrors(errors, checkValues()) : errors;
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setFailure(null);
     conflict.clear();
-    const check = checkForm(installationBodySchema, { ...values, site_id: siteId });
+    const check = checkValues();
     if (!check.ok) {
       setErrors(check.errors);
       return;
@@ -87,8 +91,8 @@ export function InstallationFormDialog({
   return (
     <Dialog open title={installation ? "Modifier l'installation" : 'Ajouter une installation'} onClose={onClose}>
       <form className="stack" onSubmit={submit} noValidate>
-        <TextField label="Nom" required value={values.nom} onChange={(e) => setValues((v) => ({ ...v, nom: e.target.value }))} error={errors.nom} />
-        <SelectField label="Métier" required value={values.id_metier} onChange={(e) => setValues((v) => ({ ...v, id_metier: e.target.value }))} error={errors.id_metier}>
+        <TextField label="Nom" required value={values.nom} onChange={(e) => setValues((v) => ({ ...v, nom: e.target.value }))} error={shownErrors.nom} />
+        <SelectField label="Métier" required value={values.id_metier} onChange={(e) => setValues((v) => ({ ...v, id_metier: e.target.value }))} error={shownErrors.id_metier}>
           <option value="">{metiers.isPending ? 'Chargement…' : 'Choisir un métier'}</option>
           {(metiers.data ?? []).map((metier) => (
             <option key={metier.id} value={metier.id}>
@@ -101,7 +105,7 @@ export function InstallationFormDialog({
           required
           value={values.description}
           onChange={(e) => setValues((v) => ({ ...v, description: e.target.value }))}
-          error={errors.description}
+          error={shownErrors.description}
         />
         <TextField
           label="Délai d'intervention (h)"
@@ -112,7 +116,7 @@ export function InstallationFormDialog({
           inputMode="numeric"
           value={values.delai}
           onChange={(e) => setValues((v) => ({ ...v, delai: e.target.value }))}
-          error={errors.delai}
+          error={shownErrors.delai}
           hint={values.delai ? `Affiché : « Dépannage sous ${values.delai}h »` : undefined}
         />
         <CheckboxField label="Astreinte" checked={values.astreinte} onChange={(e) => setValues((v) => ({ ...v, astreinte: e.target.checked }))} />

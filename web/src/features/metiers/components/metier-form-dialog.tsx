@@ -8,7 +8,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { TextField } from '../../../components/ui/text-field';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
-import { checkForm, type FieldErrors } from '../../../lib/form-errors';
+import { checkForm, remainingErrors, type FieldErrors } from '../../../lib/form-errors';
 import { useCreateMetier } from '../api/create-metier';
 import { metiersQuery } from '../api/get-metiers';
 import { METIER_MESSAGES } from '../api/metier-messages';
@@ -53,11 +53,15 @@ export function MetierFormDialog({ metier, onClose }: { metier: Metier | null; o
     },
   );
 
+  const checkValues = () => checkForm(metierBodySchema, { ...values, HO_stats: values.HO_stats ? 1 : 0 });
+  // After a refused save, each message follows its field: it goes once the field is fixed.
+  const shownErrors = Object.keys(errors).length > 0 ? remainingErrors(errors, checkValues()) : errors;
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setFailure(null);
     conflict.clear();
-    const check = checkForm(metierBodySchema, { ...values, HO_stats: values.HO_stats ? 1 : 0 });
+    const check = checkValues();
     if (!check.ok) {
       setErrors(check.errors);
       return;
@@ -76,7 +80,7 @@ export function MetierFormDialog({ metier, onClose }: { metier: Metier | null; o
   return (
     <Dialog open title={metier ? 'Modifier le métier' : 'Ajouter un métier'} onClose={onClose}>
       <form className="stack" onSubmit={submit} noValidate>
-        <TextField label="Nom" required value={values.nom} onChange={(e) => setValues((v) => ({ ...v, nom: e.target.value }))} error={errors.nom} />
+        <TextField label="Nom" required value={values.nom} onChange={(e) => setValues((v) => ({ ...v, nom: e.target.value }))} error={shownErrors.nom} />
         <div className="form-row">
           <TextField
             label="Ordre"
@@ -85,7 +89,7 @@ export function MetierFormDialog({ metier, onClose }: { metier: Metier | null; o
             inputMode="numeric"
             value={values.ordre}
             onChange={(e) => setValues((v) => ({ ...v, ordre: e.target.value }))}
-            error={errors.ordre}
+            error={shownErrors.ordre}
           />
           <TextField
             label="Délai (h)"
@@ -96,7 +100,7 @@ export function MetierFormDialog({ metier, onClose }: { metier: Metier | null; o
             hint="Délai d'intervention en heures ; vide si aucun."
             value={values.delai_inter}
             onChange={(e) => setValues((v) => ({ ...v, delai_inter: e.target.value }))}
-            error={errors.delai_inter}
+            error={shownErrors.delai_inter}
           />
         </div>
         <CheckboxField

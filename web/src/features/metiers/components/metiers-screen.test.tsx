@@ -137,6 +137,9 @@ describe('Métiers screen', () => {
     await app.user.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
     expect(within(dialog).getByText(M.metierNomRequired)).toBeTruthy();
     await app.user.type(within(dialog).getByLabelText('Nom'), 'Plomberie');
+    // The message goes with the fix, before any new save (issue 18).
+    expect(within(dialog).queryByText(M.metierNomRequired)).toBeNull();
+    expect(within(dialog).getByLabelText('Nom').getAttribute('aria-invalid')).not.toBe('true');
     await app.user.type(within(dialog).getByLabelText('Délai (h)'), '2.7');
     await app.user.click(within(dialog).getByRole('checkbox', { name: 'Jours non ouvrés comptés dans les statistiques' }));
     await app.user.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
@@ -164,6 +167,38 @@ describe('Métiers screen', () => {
     expect(within(dialog).getByText('Supprimer ce métier ?')).toBeTruthy();
     await app.user.click(within(dialog).getByRole('button', { name: 'Supprimer' }));
     await waitFor(() => expect(mock.calls('DELETE /api/metiers/:id')).toHaveLength(1));
+  });
+
+  it('closes the gap in Ordre after a delete: the rows after it are renumbered', async () => {
+    editor();
+    const PLOMBERIE = makeMetier({ id: MIDS.metier3, nom: 'Plomberie', ordre: 3 });
+    const mock = mockApi({
+      'GET /api/metiers': [INCENDIE, ELEC, PLOMBERIE],
+      'DELETE /api/metiers/:id': { success: true },
+      'PUT /api/metiers/reorder': [
+        { ...INCENDIE, ordre: 1 },
+        { ...PLOMBERIE, ordre: 2 },
+      ],
+    });
+    const app = renderApp('/metiers');
+    await app.user.click(await screen.findByRole('button', { name: 'Supprimer Électricité' }));
+    await app.user.click(within(screen.getByRole('dialog', { name: 'Supprimer le métier' })).getByRole('button', { name: 'Supprimer' }));
+    await waitFor(() => expect(mock.calls('PUT /api/metiers/reorder')).toHaveLength(1));
+    expect(sentBody(mock.calls('PUT /api/metiers/reorder')[0])).toEqual([
+      { id: MIDS.metier, ordre: 1 },
+      { id: MIDS.metier3, ordre: 2 },
+    ]);
+  });
+
+  it('renumbers nothing when the deleted trade left no gap', async () => {
+    editor();
+    const mock = mockApi({ 'GET /api/metiers': [INCENDIE, ELEC, CVC], 'DELETE /api/metiers/:id': { success: true } });
+    const app = renderApp('/metiers');
+    await app.user.click(await screen.findByRole('button', { name: 'Supprimer CVC' }));
+    await app.user.click(within(screen.getByRole('dialog', { name: 'Supprimer le métier' })).getByRole('button', { name: 'Supprimer' }));
+    await waitFor(() => expect(mock.calls('DELETE /api/metiers/:id')).toHaveLength(1));
+    await screen.findByText('Métier supprimé.');
+    expect(mock.calls('PUT /api/metiers/reorder')).toHaveLength(0);
   });
 
   it("shows 'Erreur chargement' when the list cannot be loaded", async () => {

@@ -179,10 +179,17 @@ export function MetiersScreen() {
   const confirmDelete = () => {
     if (!deleting) return;
     setDeleteError(null);
-    remove.mutate(deleting.id, {
+    const deleted = deleting;
+    remove.mutate(deleted.id, {
       onSuccess: () => {
         toast.show('Métier supprimé.', { tone: 'success' });
         setDeleting(null);
+        // The rows after it close the gap (1, 2, 4 → 1, 2, 3), as a move would renumber them.
+        const rest = metiers.filter((m) => m.id !== deleted.id);
+        const numbered = rest.filter((m) => m.ordre !== null);
+        if (deleted.ordre !== null && numbered.some((m, index) => m.ordre !== index + 1)) {
+          reorder.mutate(rest, { onError: () => setAlert(METIER_MESSAGES.reorderError) });
+        }
       },
       onError: (error) => setDeleteError(errorMessage(error, METIER_MESSAGES.saveError)),
     });

@@ -85,6 +85,22 @@ describe("public form 'Demande de dépannage'", () => {
     expect(api.requests).toHaveLength(0);
   });
 
+  it('takes the message and the red borders away once the missing fields are filled', async () => {
+    mockApi({});
+    const app = renderApp(path);
+    await app.user.type(screen.getByLabelText('Nom'), 'Bernard');
+    await send(app);
+    expect(screen.getByRole('alert').textContent).toBe('Merci de remplir tous les champs obligatoires.');
+    await app.user.type(screen.getByLabelText('Prénom'), 'Julie');
+    expect(screen.getByLabelText('Prénom').getAttribute('aria-invalid')).not.toBe('true');
+    expect(screen.getByRole('alert').textContent).toBe('Merci de remplir tous les champs obligatoires.');
+    await app.user.type(screen.getByLabelText('Email'), 'julie@example.fr');
+    await app.user.type(screen.getByLabelText('Téléphone'), '0612345678');
+    await app.user.type(screen.getByLabelText('Problème'), 'La centrale sonne sans arrêt');
+    expect(screen.queryByText('Merci de remplir tous les champs obligatoires.')).toBeNull();
+    expect(screen.getByLabelText('Problème').getAttribute('aria-invalid')).not.toBe('true');
+  });
+
   it("refuses a file that is not an image: 'Le fichier sélectionné n'est pas une image.'", async () => {
     const app = renderApp(path, { user: { applyAccept: false } });
     await app.user.upload(screen.getByLabelText('Photo (facultative)'), new File(['x'], 'notes.txt', { type: 'text/plain' }));

@@ -94,8 +94,9 @@ function PublicTicketForm({ qrKey }: { qrKey: string }) {
     if (processing || mutation.isPending || checkingCaptcha) return;
     const parsed = PublicTicketFormSchema.safeParse(fields);
     if (!parsed.success) {
+      // The message itself is derived from the fields (fieldsProblem), so it goes once they are filled.
       setShowMissing(true);
-      setProblem(parsed.error.issues[0]?.message ?? TICKET_MESSAGES.requiredFields);
+      setProblem(null);
       return;
     }
     if (captchaState === 'error' || !captchaRef.current) {
@@ -133,13 +134,15 @@ function PublicTicketForm({ qrKey }: { qrKey: string }) {
       : errorMessage(mutation.error, TICKET_MESSAGES.publicSaveError)
     : null;
   const missing = (value: string) => showMissing && value.trim() === '';
+  const fieldsCheck = showMissing ? PublicTicketFormSchema.safeParse(fields) : null;
+  const fieldsProblem = fieldsCheck && !fieldsCheck.success ? (fieldsCheck.error.issues[0]?.message ?? TICKET_MESSAGES.requiredFields) : null;
   const set = (key: keyof Fields) => (e: { target: { value: string } }) => setFields((f) => ({ ...f, [key]: e.target.value }));
   const busy = mutation.isPending || checkingCaptcha;
 
   return (
     <form className="stack public-form" onSubmit={(e) => void onSubmit(e)} noValidate>
       <p className="muted">Décrivez la panne : un technicien vous recontacte.</p>
-      {problem ? <Banner tone="error">{problem}</Banner> : null}
+      {fieldsProblem || problem ? <Banner tone="error">{fieldsProblem ?? problem}</Banner> : null}
       {serverError ? <Banner tone="error">{serverError}</Banner> : null}
       <div className="form-grid form-grid--pair">
         <TextField label="Nom" required autoComplete="family-name" value={fields.nom} onChange={set('nom')} invalid={missing(fields.nom)} />

@@ -81,6 +81,20 @@ describe('QR Codes screen', () => {
     expect(within(screen.getByRole('list', { name: 'Planche 1' })).getAllByRole('listitem')).toHaveLength(2);
   });
 
+  it('a live resync refetches the lists, never the images on the sheet', async () => {
+    manager();
+    const mock = api();
+    const app = renderApp('/qrcodes');
+    const sheet = await screen.findByRole('list', { name: 'Planche 1' });
+    await within(sheet).findByRole('img', { name: 'QR code ' + makeQrCode(2).qr_key });
+    const images = mock.calls('GET /api/qrcodes/:id/image.svg').length;
+    const lists = mock.calls('GET /api/qrcodes/unused').length;
+    // What a resync does (live-updates.ts): every query is invalidated.
+    await app.queryClient.invalidateQueries();
+    await waitFor(() => expect(mock.calls('GET /api/qrcodes/unused').length).toBeGreaterThan(lists));
+    expect(mock.calls('GET /api/qrcodes/:id/image.svg')).toHaveLength(images);
+  });
+
   it('prints the sheet and keeps a print-only copy out of the accessibility tree', async () => {
     manager();
     api();

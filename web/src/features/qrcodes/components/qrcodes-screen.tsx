@@ -131,7 +131,8 @@ export function QrCodesScreen() {
         ) : labels.length === 0 ? (
           <p className="muted">Aucun QR code non utilisé. Générez un lot pour préparer une planche.</p>
         ) : (
-          <div className="label-preview">
+          // Scrolls sideways on a phone: focusable and named so the keyboard can scroll it too.
+          <div className="label-preview" tabIndex={0} role="region" aria-label="Aperçu de la planche">
             <QrLabelSheet labels={labels} agence={me.agence_nom} />
           </div>
         )}

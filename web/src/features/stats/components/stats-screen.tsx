@@ -167,7 +167,7 @@ export function StatsScreen() {
 
       {stats.isPending || items.length > 0 ? (
         <div className="table-wrap">
-          <table className="data-table data-table--clickable">
+          <table className="data-table data-table--clickable data-table--wrap-head">
             <caption className="visually-hidden">Détail des tickets</caption>
             <thead>
               <tr>

@@ -4,6 +4,7 @@ import { makeTelesurvAccount, MIDS } from '../../../testing/management';
 import { getSession } from '../../../lib/session';
 import { jsonResponse, makeUser, mockApi, renderApp, sentBody, signIn, type RecordedRequest } from '../../../testing/render-app';
 import { renderScreen } from '../../../testing/render-screen';
+import { besideAnchor } from './agences-popover';
 import { TelesurvScreen } from './telesurv-screen';
 
 const CENTRALE = makeTelesurvAccount();
@@ -290,5 +291,18 @@ describe('Comptes télésurveillance screen', () => {
     renderScreen(<TelesurvScreen />);
     await screen.findByRole('rowheader', { name: 'Centrale Sud' });
     expect(screen.queryByRole('button', { name: '+ Ajouter' })).toBeNull();
+  });
+});
+
+describe("'Agences affectées' popover placement", () => {
+  const row = { top: 200, bottom: 230 };
+  it("opens beside the count, level with its row, never over the next row's buttons; clicks go through it", () => {
+    expect(besideAnchor({ ...row, left: 300, right: 340 }, 1280)).toEqual({ position: 'fixed', pointerEvents: 'none', top: 200, left: 348 });
+    // Near the right edge: on the left of the count, still level with its row.
+    expect(besideAnchor({ ...row, left: 1100, right: 1140 }, 1280)).toEqual({ position: 'fixed', pointerEvents: 'none', top: 200, right: 188 });
+  });
+
+  it('on a phone, with room on neither side, goes below and stays on screen', () => {
+    expect(besideAnchor({ ...row, left: 180, right: 220 }, 390)).toEqual({ position: 'fixed', pointerEvents: 'none', top: 234, left: 142 });
   });
 });

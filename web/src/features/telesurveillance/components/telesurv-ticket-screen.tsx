@@ -179,8 +179,8 @@ export function TelesurvTicketScreen() {
               emptyText={TICKET_LABELS.noClientFound}
               closeDelayMs={TICKET_AUTOCOMPLETE_CLOSE_DELAY_MS}
             />
-            <SelectField label="Site" required value={siteId} disabled={!clientId} onChange={(e) => pickSite(e.target.value)}>
-              <option value="">{clientId ? 'Choisir un site' : 'Choisissez d’abord un client'}</option>
+            <SelectField label="Site" required value={siteId} disabled={!clientId} hint={clientId ? undefined : 'Choisissez d’abord un client.'} onChange={(e) => pickSite(e.target.value)}>
+              <option value="">Choisir un site</option>
               {(sites.data ?? []).map((s) => (
                 <option key={s.id} value={s.id}>
                   {s.nom}
@@ -193,9 +193,10 @@ export function TelesurvTicketScreen() {
               required
               value={installationId}
               disabled={!siteId}
+              hint={siteId ? undefined : 'Choisissez d’abord un site.'}
               onChange={(e) => pickInstallation(e.target.value)}
             >
-              <option value="">{siteId ? 'Choisir une installation' : 'Choisissez d’abord un site'}</option>
+              <option value="">Choisir une installation</option>
               {(installations.data ?? []).map((i) => (
                 <option key={i.id} value={i.id}>
                   {i.nom}

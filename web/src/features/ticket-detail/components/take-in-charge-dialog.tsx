@@ -1,5 +1,6 @@
 import { TICKET_MESSAGES } from '@fsm/contracts';
 import { useState, type FormEvent } from 'react';
+import { useCurrentUser } from '../../../app/guards';
 import { Banner } from '../../../components/ui/banner';
 import { Dialog } from '../../../components/ui/dialog';
 import { SelectField } from '../../../components/ui/select-field';
@@ -21,7 +22,11 @@ export function TakeInChargeDialog({ ticket, open, onClose }: { ticket: TicketVi
 
 function TakeInChargeForm({ ticket, onClose }: { ticket: TicketView; onClose: () => void }) {
   const technicians = useUtilisateurs();
-  const [technicienId, setTechnicienId] = useState('');
+  const me = useCurrentUser();
+  const [picked, setTechnicienId] = useState<string | null>(null);
+  // A technician on site mostly takes the ticket for themself: they are chosen until someone else is.
+  const myId = String(me.id);
+  const technicienId = picked ?? (technicians.data?.some((t) => t.id === myId) ? myId : '');
   const mutation = useTakeInCharge();
   const toast = useToast();
 

@@ -41,7 +41,7 @@ describe('ticket detail', () => {
     const info = within(screen.getByRole('region', { name: 'Informations' }));
     expect(info.getByText('Hôpital Nord')).toBeTruthy();
     expect(info.getByText('1 rue de la Paix, 69001 Lyon')).toBeTruthy();
-    expect(info.getByText('Alarme en dérangement au niveau 2')).toBeTruthy();
+    expect(within(screen.getByRole('region', { name: 'Problème constaté' })).getByText('Alarme en dérangement au niveau 2')).toBeTruthy();
     expect(info.getByText('Paul Martin')).toBeTruthy();
 
     const contact = within(screen.getByRole('region', { name: 'Contact' }));
@@ -249,6 +249,32 @@ describe('quick actions', () => {
     expect(await screen.findByText('Ticket LYO-2026-0001 pris en charge par Marc Roux.')).toBeTruthy();
     expect(await screen.findByRole('button', { name: 'Clôturer le ticket' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Prendre en charge' })).toBeNull();
+  });
+
+  it("shows 'Problème constaté' in its own card, first of the detail (first on a phone, before the actions)", async () => {
+    signIn();
+    mockApi(routes(makeTicket({ probleme: 'Sirène muette\nboucle 3' })));
+    renderApp(path);
+    const problem = await screen.findByRole('region', { name: 'Problème constaté' });
+    expect(problem.querySelector('p')?.textContent).toBe('Sirène muette\nboucle 3');
+    const layout = problem.parentElement!;
+    expect(layout.firstElementChild).toBe(problem);
+    expect(problem.compareDocumentPosition(screen.getByRole('region', { name: 'Actions rapides' })) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(within(screen.getByRole('region', { name: 'Informations' })).queryByText('Problème constaté')).toBeNull();
+  });
+
+  it('pre-selects the signed-in technician, who can still pick someone else', async () => {
+    signIn(makeUser({ id: IDS.technicien, prenom: 'Lucie', nom: 'Petit', role: 'technicien' }));
+    mockApi(routes(makeTicket()));
+    const app = renderApp(path);
+    await app.user.click(await screen.findByRole('button', { name: 'Prendre en charge' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Prendre en charge' }));
+    await dialog.findByRole('option', { name: 'Lucie Petit' });
+    const select = dialog.getByRole('combobox', { name: 'Technicien' }) as HTMLSelectElement;
+    expect(select.value).toBe(IDS.technicien);
+    expect((dialog.getByRole('button', { name: 'Confirmer' }) as HTMLButtonElement).disabled).toBe(false);
+    await app.user.selectOptions(select, IDS.technicien2);
+    expect(select.value).toBe(IDS.technicien2);
   });
 
   it("shows the server's refusal of a take-in-charge", async () => {

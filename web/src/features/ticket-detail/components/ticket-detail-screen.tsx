@@ -3,6 +3,7 @@ import { useEffect, useId, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { useCurrentUser } from '../../../app/guards';
 import { Banner } from '../../../components/ui/banner';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { WarningIcon } from '../../../components/ui/icons';
 import { PhotoOverlay } from '../../../components/ui/photo-overlay';
 import { StatusChip } from '../../../components/ui/status-chip';
@@ -83,6 +84,7 @@ function TicketDetail({ ticket }: { ticket: TicketView }) {
   const [wizard, setWizard] = useState<VisitDraft | null>(null);
   const [storedDraft, setStoredDraft] = useState<VisitDraft | null>(() => loadDraft(storageKey));
   const [taking, setTaking] = useState(false);
+  const [confirmingDiscard, setConfirmingDiscard] = useState(false);
   const [validatingQuote, setValidatingQuote] = useState(false);
   const [photoOpen, setPhotoOpen] = useState(false);
   const [tab, setTab] = useState<Tab>('detail');
@@ -117,6 +119,7 @@ function TicketDetail({ ticket }: { ticket: TicketView }) {
   const discardDraft = () => {
     clearDraft(storageKey);
     setStoredDraft(null);
+    setConfirmingDiscard(false);
   };
 
   const label = ticketCardLabel(ticket);
@@ -183,6 +186,13 @@ function TicketDetail({ ticket }: { ticket: TicketView }) {
         </div>
       ) : (
         <div role="tabpanel" id={`${tabsId}-panel-detail`} aria-labelledby={`${tabsId}-tab-detail`} className="detail-layout">
+          {/* Its own card, first: on a phone it comes before the actions (what is wrong, then what to do). */}
+          <section className="card detail-card detail-layout__problem" aria-labelledby="problem-title">
+            <h2 id="problem-title" className="detail-card__title">
+              Problème constaté
+            </h2>
+            <p className="detail-problem">{ticket.probleme}</p>
+          </section>
           <div className="detail-layout__main stack">
             <section className="card detail-card" aria-labelledby="info-title">
               <h2 id="info-title" className="detail-card__title">
@@ -210,10 +220,6 @@ function TicketDetail({ ticket }: { ticket: TicketView }) {
                   </button>
                 ) : null}
               </div>
-              <div className="timeline__text">
-                <span className="timeline__label">Problème constaté</span>
-                <p>{ticket.probleme}</p>
-              </div>
             </section>
 
             <InterventionTimeline ticket={ticket} interventions={interventions.data ?? []} now={now} loading={interventions.isPending} />
@@ -238,7 +244,7 @@ function TicketDetail({ ticket }: { ticket: TicketView }) {
                       <button type="button" className="btn btn--primary btn--block" onClick={() => openWizard(storedDraft.mode)}>
                         Reprendre la saisie ({WIZARD_TITLES[storedDraft.mode].toLocaleLowerCase('fr-FR')})
                       </button>
-                      <button type="button" className="btn btn--ghost btn--block" onClick={discardDraft}>
+                      <button type="button" className="btn btn--ghost btn--block" onClick={() => setConfirmingDiscard(true)}>
                         Abandonner la saisie
                       </button>
                     </>
@@ -283,6 +289,15 @@ function TicketDetail({ ticket }: { ticket: TicketView }) {
         </div>
       )}
 
+      {/* A draft may hold what took the longest on site (the signatures): it is never dropped on one tap. */}
+      <ConfirmDialog
+        open={confirmingDiscard}
+        title="Abandonner la saisie"
+        message="Abandonner la saisie en cours ? Ce qui a été saisi, signatures comprises, sera perdu."
+        confirmLabel="Abandonner"
+        onConfirm={discardDraft}
+        onCancel={() => setConfirmingDiscard(false)}
+      />
       {taking ? <TakeInChargeDialog ticket={ticket} open onClose={() => setTaking(false)} /> : null}
       <QuoteValidationDialog ticket={validatingQuote ? ticket : null} onClose={() => setValidatingQuote(false)} />
       <PhotoOverlay src={photoOpen ? ticket.photo : null} alt={`Photo du ticket ${ticket.num_chrono}`} onClose={() => setPhotoOpen(false)} />

@@ -1,6 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parisDateInput } from '../../../lib/format';
+import { getSession } from '../../../lib/session';
 import { IDS, jsonResponse, mockApi, renderApp, sentForm, signIn, TECHNICIANS } from '../../../testing/render-app';
 
 const lookups = {
@@ -85,6 +86,18 @@ describe("'Ajouter un ticket'", () => {
     await app.user.click(await dialog.findByRole('option', { name: /Clinique Sud/ }));
     expect(site.value).toBe('');
     expect(installation.disabled).toBe(true);
+  });
+
+  it('says what to choose first under the disabled fields, in full, not in a select too narrow for it', async () => {
+    const ctx = await openForm();
+    const site = ctx.dialog.getByRole('combobox', { name: 'Site' });
+    const installation = ctx.dialog.getByRole('combobox', { name: 'Installation' });
+    expect(site.getAttribute('aria-describedby')).toBeTruthy();
+    expect(document.getElementById(site.getAttribute('aria-describedby')!)?.textContent).toBe('Choisissez d’abord un client.');
+    expect(document.getElementById(installation.getAttribute('aria-describedby')!)?.textContent).toBe('Choisissez d’abord un site.');
+    await pickCascade(ctx);
+    expect(site.hasAttribute('aria-describedby')).toBe(false);
+    expect(installation.hasAttribute('aria-describedby')).toBe(false);
   });
 
   it("says 'Aucun client trouvé' when no client name contains the text", async () => {
@@ -197,5 +210,31 @@ describe("'Ajouter un ticket'", () => {
     await fillContact(ctx);
     await ctx.app.user.click(ctx.dialog.getByRole('button', { name: 'Enregistrer le ticket' }));
     expect((await ctx.dialog.findByRole('alert')).textContent).toBe(text);
+  });
+
+  it("a network drop at submit keeps the user signed in, says 'Erreur lors de l’envoi du ticket.' and keeps every value", async () => {
+    const ctx = await openForm({
+      'POST /api/tickets/manual/ticket-create': () => Promise.reject(new TypeError('Failed to fetch')),
+    });
+    await pickCascade(ctx);
+    await fillContact(ctx);
+    await ctx.app.user.upload(ctx.dialog.getByLabelText('Photo'), new File(['jpeg'], 'panne.jpg', { type: 'image/jpeg' }));
+    await ctx.app.user.click(ctx.dialog.getByRole('button', { name: 'Enregistrer le ticket' }));
+
+    expect((await ctx.dialog.findByRole('alert')).textContent).toBe('Erreur lors de l’envoi du ticket.');
+    expect(ctx.app.pathname()).toBe('/tickets');
+    expect(getSession()).not.toBeNull();
+    expect((ctx.dialog.getByRole('combobox', { name: 'Installation' }) as HTMLSelectElement).value).toBe(IDS.installation);
+    expect((ctx.dialog.getByLabelText('Nom') as HTMLInputElement).value).toBe('Bernard');
+    expect((ctx.dialog.getByLabelText('Prénom') as HTMLInputElement).value).toBe('Julie');
+    expect((ctx.dialog.getByLabelText('Email') as HTMLInputElement).value).toBe('julie@example.fr');
+    expect((ctx.dialog.getByLabelText('Téléphone') as HTMLInputElement).value).toBe('0612345678');
+    expect((ctx.dialog.getByLabelText('Problème constaté') as HTMLTextAreaElement).value).toBe('Sirène muette');
+    expect(ctx.dialog.getByRole('img', { name: 'Aperçu de la photo' })).toBeTruthy();
+
+    // The network is back: the same form goes through as it stands.
+    ctx.api.fetchMock.mockImplementation(() => Promise.resolve(jsonResponse(200, { success: true, ticket_id: IDS.ticket })));
+    await ctx.app.user.click(ctx.dialog.getByRole('button', { name: 'Enregistrer le ticket' }));
+    expect(await screen.findByText('Le ticket a bien été enregistré.')).toBeTruthy();
   });
 });

@@ -160,10 +160,11 @@ function AddTicketForm({ onClose, onCreated }: Omit<AddTicketDialogProps, 'open'
             required
             value={siteId}
             disabled={!clientId}
+            hint={clientId ? undefined : 'Choisissez d’abord un client.'}
             invalid={showMissing && !!clientId && !siteId}
             onChange={(e) => pickSite(e.target.value)}
           >
-            <option value="">{clientId ? 'Choisir un site' : 'Choisissez d’abord un client'}</option>
+            <option value="">Choisir un site</option>
             {sites.map((site) => (
               <option key={site.id} value={site.id}>
                 {site.nom}
@@ -176,10 +177,11 @@ function AddTicketForm({ onClose, onCreated }: Omit<AddTicketDialogProps, 'open'
             required
             value={installationId}
             disabled={!siteId}
+            hint={siteId ? undefined : 'Choisissez d’abord un site.'}
             invalid={showMissing && !!siteId && !installationId}
             onChange={(e) => setInstallationId(e.target.value)}
           >
-            <option value="">{siteId ? 'Choisir une installation' : 'Choisissez d’abord un site'}</option>
+            <option value="">Choisir une installation</option>
             {installations.map((installation) => (
               <option key={installation.id} value={installation.id}>
                 {installation.nom}

@@ -140,7 +140,7 @@ export function ClosedFiltersPanel({ filters, onChange, onReset, defaultOpen = f
             </SelectField>
           </div>
           <div className="filters__footer">
-            <label className="checkbox">
+            <label className="check-option">
               <input type="checkbox" checked={filters.devis_attente} onChange={(e) => set({ devis_attente: e.target.checked })} />
               <span>{TICKET_LABELS.onlyClosedWithPendingQuote}</span>
             </label>

@@ -6,7 +6,7 @@ import { TextField } from '../../../components/ui/text-field';
 import { useToast } from '../../../components/ui/toast';
 import { useCurrentUser } from '../../../app/guards';
 import { errorMessage } from '../../../lib/api-client';
-import { checkForm, type FieldErrors } from '../../../lib/form-errors';
+import { checkForm, remainingErrors, type FieldErrors } from '../../../lib/form-errors';
 import { useCreateUser } from '../api/create-user';
 import { useUserAgences } from '../api/get-user-agences';
 import { USER_MESSAGES } from '../api/user-messages';
@@ -28,10 +28,14 @@ export function UserCreateDialog({ onClose }: { onClose: () => void }) {
 
   const set = (key: keyof UserFormValues) => (event: { target: { value: string } }) => setValues((v) => ({ ...v, [key]: event.target.value }));
 
+  const checkValues = () => checkForm(userCreateCheck(me), withoutAgenceUnlessPicked(me, { ...values, motdepasse: password }));
+  // After a refused save, each message follows its field: it goes once the field is fixed.
+  const shownErrors = Object.keys(errors).length > 0 ? remainingErrors(errors, checkValues()) : errors;
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setFailure(null);
-    const check = checkForm(userCreateCheck(me), withoutAgenceUnlessPicked(me, { ...values, motdepasse: password }));
+    const check = checkValues();
     if (!check.ok) {
       setErrors(check.errors);
       return;
@@ -50,15 +54,15 @@ export function UserCreateDialog({ onClose }: { onClose: () => void }) {
     <Dialog open title="Ajouter un utilisateur" onClose={onClose} className="dialog--wide">
       <form className="stack" onSubmit={submit} noValidate>
         <div className="form-row">
-          <TextField label="Nom" required value={values.nom} onChange={set('nom')} error={errors.nom} autoComplete="off" />
-          <TextField label="Prénom" required value={values.prenom} onChange={set('prenom')} error={errors.prenom} autoComplete="off" />
+          <TextField label="Nom" required value={values.nom} onChange={set('nom')} error={shownErrors.nom} autoComplete="off" />
+          <TextField label="Prénom" required value={values.prenom} onChange={set('prenom')} error={shownErrors.prenom} autoComplete="off" />
         </div>
         <div className="form-row">
-          <TextField label="Email" type="email" required value={values.email} onChange={set('email')} error={errors.email} autoComplete="off" />
-          <TextField label="Téléphone" type="tel" required value={values.telephone} onChange={set('telephone')} error={errors.telephone} />
+          <TextField label="Email" type="email" required value={values.email} onChange={set('email')} error={shownErrors.email} autoComplete="off" />
+          <TextField label="Téléphone" type="tel" required value={values.telephone} onChange={set('telephone')} error={shownErrors.telephone} />
         </div>
         <div className="form-row">
-          <SelectField label="Rôle" required value={values.role} onChange={set('role')} error={errors.role}>
+          <SelectField label="Rôle" required value={values.role} onChange={set('role')} error={shownErrors.role}>
             {roles.map((role) => (
               <option key={role.value} value={role.value}>
                 {role.label}
@@ -66,7 +70,7 @@ export function UserCreateDialog({ onClose }: { onClose: () => void }) {
             ))}
           </SelectField>
           {withAgence ? (
-            <SelectField label="Agence" required value={values.agence_id} onChange={set('agence_id')} error={errors.agence_id}>
+            <SelectField label="Agence" required value={values.agence_id} onChange={set('agence_id')} error={shownErrors.agence_id}>
               <option value="">{agences.isPending ? 'Chargement…' : 'Choisir une agence'}</option>
               {(agences.data ?? []).map((agence) => (
                 <option key={agence.id} value={agence.id}>
@@ -76,7 +80,7 @@ export function UserCreateDialog({ onClose }: { onClose: () => void }) {
             </SelectField>
           ) : null}
         </div>
-        <NewPasswordField value={password} onChange={setPassword} error={errors.motdepasse} required />
+        <NewPasswordField value={password} onChange={setPassword} error={shownErrors.motdepasse} required />
         {failure ? <Banner tone="error">{failure}</Banner> : null}
         <div className="dialog__actions">
           <button type="button" className="btn" onClick={onClose} disabled={create.isPending}>

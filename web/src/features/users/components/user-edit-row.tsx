@@ -5,7 +5,7 @@ import { useCurrentUser } from '../../../app/guards';
 import { useToast } from '../../../components/ui/toast';
 import { useEditConflict } from '../../../components/ui/conflict-notice';
 import { errorMessage } from '../../../lib/api-client';
-import { checkForm, type FieldErrors } from '../../../lib/form-errors';
+import { checkForm, remainingErrors, type FieldErrors } from '../../../lib/form-errors';
 import { useUserAgences } from '../api/get-user-agences';
 import { usersQuery } from '../api/get-users';
 import { useUpdateUser } from '../api/update-user';
@@ -54,10 +54,14 @@ export function UserEditRow({ user, onDone }: { user: User; onDone: () => void }
 
   const set = (key: keyof UserFormValues) => (event: { target: { value: string } }) => setValues((v) => ({ ...v, [key]: event.target.value }));
 
+  const checkValues = () => checkForm(userFieldsCheck(me), withoutAgenceUnlessPicked(me, values));
+  // After a refused save, each message follows its field: it goes once the field is fixed.
+  const shownErrors = Object.keys(errors).length > 0 ? remainingErrors(errors, checkValues()) : errors;
+
   const save = async () => {
     setFailure(null);
     conflict.clear();
-    const check = checkForm(userFieldsCheck(me), withoutAgenceUnlessPicked(me, values));
+    const check = checkValues();
     if (!check.ok) {
       setErrors(check.errors);
       return;
@@ -84,19 +88,19 @@ export function UserEditRow({ user, onDone }: { user: User; onDone: () => void }
 
   return (
     <tr className="data-table__editing" onKeyDown={onKeyDown}>
-      <Cell label="Nom" error={errors.nom}>
+      <Cell label="Nom" error={shownErrors.nom}>
         {(a11y) => <input className="input" value={values.nom} onChange={set('nom')} autoFocus {...a11y} />}
       </Cell>
-      <Cell label="Prénom" error={errors.prenom}>
+      <Cell label="Prénom" error={shownErrors.prenom}>
         {(a11y) => <input className="input" value={values.prenom} onChange={set('prenom')} {...a11y} />}
       </Cell>
-      <Cell label="Email" error={errors.email}>
+      <Cell label="Email" error={shownErrors.email}>
         {(a11y) => <input className="input" type="email" value={values.email} onChange={set('email')} {...a11y} />}
       </Cell>
-      <Cell label="Téléphone" error={errors.telephone}>
+      <Cell label="Téléphone" error={shownErrors.telephone}>
         {(a11y) => <input className="input" type="tel" value={values.telephone} onChange={set('telephone')} {...a11y} />}
       </Cell>
-      <Cell label="Rôle" error={errors.role}>
+      <Cell label="Rôle" error={shownErrors.role}>
         {(a11y) => (
           <select className="select" value={values.role} onChange={set('role')} {...a11y}>
             {roles.map((role) => (
@@ -108,7 +112,7 @@ export function UserEditRow({ user, onDone }: { user: User; onDone: () => void }
         )}
       </Cell>
       {withAgence ? (
-        <Cell label="Agence" error={errors.agence_id}>
+        <Cell label="Agence" error={shownErrors.agence_id}>
           {(a11y) => (
             <select className="select" value={values.agence_id} onChange={set('agence_id')} {...a11y}>
               <option value="">{agences.isPending ? 'Chargement…' : 'Choisir une agence'}</option>
