@@ -34,8 +34,6 @@ import { reportRoutes } from './routes/reports/index.js';
 import { statsRoutes } from './routes/stats/index.js';
 import { publicTicketRoutes, ticketRoutes } from './routes/tickets/index.js';
 
-// Zod's own messages (for checks without a message of ours) in French.
-z.config(z.locales.fr());
 
 declare module 'fastify' {
   interface FastifyInstance {

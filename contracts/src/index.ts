@@ -1,3 +1,4 @@
+import './zod-french.js';
 export * from './errors.js';
 export * from './hidden-characters.js';
 export * from './config/env.js';
