@@ -24,6 +24,11 @@ interface Live {
   heard(): Set<string>;
 }
 
+/** The id in a stream name as the hub sends it (`ticket-<uuid>` → `<uuid>`); a bare id as it is. */
+function idOfStream(stream: string): string {
+  return stream.replace(/^[a-z_]+-(?=[0-9a-f]{8}-)/, '');
+}
+
 /** A socket as the browser opens it: `query` in the URL (no token), then `first` as its first message. */
 function connect(query: string, first?: unknown): Promise<Live> {
   return new Promise((resolve, reject) => {
@@ -33,7 +38,7 @@ function connect(query: string, first?: unknown): Promise<Live> {
     socket.on('message', (data) => messages.push(JSON.parse(String(data))));
     socket.on('open', () => {
       if (first !== undefined) socket.send(typeof first === 'string' ? first : JSON.stringify(first));
-      resolve({ socket, messages, closed, heard: () => new Set(messages.flatMap((m) => m.streams ?? [])) });
+      resolve({ socket, messages, closed, heard: () => new Set(messages.flatMap((m) => m.streams ?? []).map(idOfStream)) });
     });
     socket.on('error', reject);
   });
@@ -128,8 +133,8 @@ describe('live updates over WebSocket', () => {
     const live = await signedIn(admin);
     const { messages } = live;
     const tech = await h.createUser({ role: 'technicien', agenceId: admin.agenceId });
-    await until(() => messages.some((m) => m.streams?.includes(tech.id) ?? false));
-    const message = messages.find((m) => m.streams?.includes(tech.id))!;
+    await until(() => messages.some((m) => m.streams?.includes(`user-${tech.id}`) ?? false));
+    const message = messages.find((m) => m.streams?.includes(`user-${tech.id}`))!;
     expect(message.position).toMatch(/^\d{20}-\d{20}$/);
     await hangUp(live);
 
@@ -138,7 +143,7 @@ describe('live updates over WebSocket', () => {
     const other = await h.createUser({ role: 'technicien', agenceId: admin.agenceId });
     const again = await signedIn(admin, `since=${since}`);
     await until(() => again.messages.length > 0);
-    expect(again.messages[0]!.streams).toContain(other.id);
+    expect(again.messages[0]!.streams).toContain(`user-${other.id}`);
     await hangUp(again);
   });
 
@@ -217,6 +222,12 @@ describe('what a socket hears: its user’s scope only', () => {
     expect(sockPlus.heard().has(inA) && sockPlus.heard().has(inB)).toBe(true);
     // Télésurveillance sees its form only: no ticket, no user, of any agency.
     expect([inA, inB, lastA.id, lastB.id].filter((id) => sockVeille.heard().has(id))).toEqual([]);
+    // Named as the browser's invalidators read them (stream category first): a ticket's change
+    // refetches the ticket lists and that ticket, not every query on screen.
+    const named = sockA.messages.flatMap((m) => m.streams ?? []);
+    expect(named).toContain(`ticket-${inA}`);
+    expect(named).toContain(`user-${lastA.id}`);
+    expect(named).not.toContain(inA);
     await hangUp(sockA, sockB, sockPlus, sockVeille);
   });
 

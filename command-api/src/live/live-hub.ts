@@ -308,9 +308,22 @@ function messageFor(principal: Principal, advances: readonly StoredAdvance[]): L
       for (const id of advance.ids) ids.add(id);
       continue;
     }
-    for (const id of advance.ids) if (mayHear(principal, id, scopes.get(id))) ids.add(id);
+    for (const id of advance.ids) {
+      const scope = scopes.get(id);
+      if (mayHear(principal, id, scope)) ids.add(streamName(id, scope));
+    }
   }
   return ids.size > 0 ? { position: last.position, streams: [...ids] } : null;
+}
+
+/**
+ * What the browser is told: `<kind>-<id>` (`ticket-…`, `client-…`), the stream
+ * category its invalidators refresh (web/src/app/live-invalidators.ts), so a
+ * ticket's change refetches the ticket lists and that ticket, not every query
+ * on screen. An id of unknown kind goes out bare: the browser refetches all.
+ */
+function streamName(id: string, scope: ChangedIdScope | undefined): string {
+  return scope ? `${scope.kind}-${id}` : id;
 }
 
 /** The token of a `{ type: 'auth', token }` message; null for anything else. */

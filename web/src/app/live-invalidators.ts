@@ -38,4 +38,6 @@ export const liveInvalidators: StreamInvalidators = {
   metier: metierChanged,
   qrcode: () => [qrCodeKeys.lists(), qrCodeKeys.unusedCount()],
   template: () => [templateKeys.all],
+  // A report's generation or e-mail shows on its ticket's detail (the report id alone does not say which).
+  report: () => [ticketKeys.details()],
 };
