@@ -11,7 +11,7 @@ import { createStaffUser } from '../command-api/src/commands/user-commands.js';
 import { recordFigures } from './support/figures.js';
 import { freePort } from './support/free-port.js';
 import { logHead } from './support/log-head.js';
-import { startPrivatePostgres, type PrivatePostgres } from './support/private-postgres.js';
+import { startPrivateDatabase, type PrivateDatabase } from './support/private-postgres.js';
 import { startPrivateRedis, type PrivateRedis } from './support/private-redis.js';
 import { killAllStarted, startApiProcess, startProcess, type RoleProcess } from './support/processes.js';
 import { snapshotDifferences, snapshotReadModels } from './support/rm-snapshot.js';
@@ -29,7 +29,7 @@ import { FAULTS_TOKEN_SECRET, api, createWorld, visitBody, worldProjected, type 
  * complete with exit code 0 and give the same rows.
  */
 
-let server: PrivatePostgres;
+let server: PrivateDatabase;
 let redis: PrivateRedis;
 let pool: pg.Pool;
 let store: PostgresEventStore;
@@ -45,12 +45,8 @@ const figures: Record<string, unknown> = {};
 const PASSWORD = 'Faults-2026!';
 
 beforeAll(async () => {
-  server = await startPrivatePostgres();
-  const admin = new pg.Client({ connectionString: server.adminUrl });
-  await admin.connect();
-  await admin.query('CREATE DATABASE fsm_faults');
-  await admin.end();
-  const url = server.urlOf('fsm_faults');
+  server = await startPrivateDatabase();
+  const { url } = server;
   redis = await startPrivateRedis();
   pool = new pg.Pool({ connectionString: url, max: 4 });
   pool.on('error', () => undefined);

@@ -1,15 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportStreamId, qrCodeStreamId, type ExportRequestedData } from '@fsm/contracts';
-import { createBlobStore, createPostgresEventStore, type BlobStore, type EventStore } from '@fsm/eventstore';
-import { createTestDatabase, type TestDatabase } from '@fsm/eventstore/test-support';
-import { ProjectionRunner, readModelProjectors } from '@fsm/projections';
 import { produceExport } from '../src/exports/export-processor.js';
 import { ReadModelsNotReadyError } from '../src/read-models-delay.js';
+import { openReadModelWorld, type ReadModelWorld } from './support/read-model-world.js';
 
 /*
  * An export is written once for good (ExportCompleted with its SHA-256): one
@@ -19,37 +13,23 @@ import { ReadModelsNotReadyError } from '../src/read-models-delay.js';
  * delays the job without spending an attempt, as a report does).
  */
 
-let db: TestDatabase;
-let pool: pg.Pool;
-let store: EventStore & { migrate(): Promise<void> };
-let runner: ProjectionRunner;
-let blobs: BlobStore;
-let dataDir: string;
+let world: ReadModelWorld;
 
 beforeAll(async () => {
-  db = await createTestDatabase('workers_export_wait');
-  pool = new pg.Pool({ connectionString: db.url, max: 6 });
-  pool.on('error', () => undefined);
-  store = createPostgresEventStore({ pool, pollIntervalMs: 50 });
-  await store.migrate();
-  runner = new ProjectionRunner({ pool, store, projectors: readModelProjectors, standbyRetryMs: 100 });
-  await runner.migrate();
-  dataDir = await mkdtemp(join(tmpdir(), 'fsm-export-wait-'));
-  blobs = createBlobStore(join(dataDir, 'files'));
+  // The runner is started by the test, once the export has been asked for.
+  world = await openReadModelWorld('workers_export_wait', { startRunner: false, poolSize: 6 });
 });
 
 afterAll(async () => {
-  await runner?.stop();
-  await store?.close();
-  await pool?.end();
-  await db?.drop();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await world?.runner.stop();
+  await world?.close();
 });
 
 const meta = { userId: null, userName: 'test', correlationId: 'test', causationId: null };
 
 describe('an export requested while the read models are behind', () => {
   it('is not written until they reach its request, then holds every row', { timeout: 60_000 }, async () => {
+    const { pool, store, blobs } = world;
     const agenceId = randomUUID();
     const keys = ['Kw8Zp3Lq2XaHe7Uv', 'Rt5Yb7Nm4CdFg2Jk'];
     for (const qr_key of keys) {
@@ -70,7 +50,7 @@ describe('an export requested while the read models are behind', () => {
     await expect(produceExport(deps, exportId, noProgress)).rejects.toBeInstanceOf(ReadModelsNotReadyError);
     expect((await store.readStream(exportStreamId(exportId))).map((event) => event.type)).toEqual(['ExportRequested']);
 
-    await runner.start();
+    await world.runner.start();
     const outcome = await produceExport({ ...deps, readModelsWaitMs: 30_000 }, exportId, noProgress);
     expect(outcome).toMatchObject({ status: 'done', rows: 2 });
     if (outcome.status !== 'done') throw new Error('not done');

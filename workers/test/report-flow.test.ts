@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'bullmq';
@@ -9,9 +8,8 @@ import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEnv, reportEmailSubject, reportStreamId, type Env, type ReportEmailRequestedData, type ReportGeneratedData } from '@fsm/contracts';
-import { createBlobStore, createPostgresEventStore, type BlobStore, type EventStore, type RecordedEvent } from '@fsm/eventstore';
-import { createTestDatabase, type TestDatabase } from '@fsm/eventstore/test-support';
-import { ProjectionRunner, readModelProjectors } from '@fsm/projections';
+import type { BlobStore, EventStore } from '@fsm/eventstore';
+import type { ProjectionRunner } from '@fsm/projections';
 import { createQueues, type Queues } from '../src/queues.js';
 import { Reactor } from '../src/reactor.js';
 import { RENDER_REPORT_JOB, reportsProcessor } from '../src/reports/report-processor.js';
@@ -19,6 +17,7 @@ import { createThreadRenderer } from '../src/reports/report-renderer.js';
 import { reactions, startWorkers, type RunningWorkers } from '../src/start-workers.js';
 import { pdfText } from './support/pdf-text.js';
 import { startSmtpCatcher, type SmtpCatcher } from './support/smtp-catcher.js';
+import { openReadModelWorld, reportEvents, waitFor, type ReadModelWorld } from './support/read-model-world.js';
 import { appendAgence, appendClientWithSite, appendClosedTicket, appendTemplate, type ClosedTicket } from './support/ticket-fixture.js';
 
 /*
@@ -32,29 +31,20 @@ import { appendAgence, appendClientWithSite, appendClosedTicket, appendTemplate,
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const logger = pino({ level: 'silent' });
-let db: TestDatabase;
+let world: ReadModelWorld;
 let pool: pg.Pool;
 let store: EventStore & { migrate(): Promise<void> };
 let runner: ProjectionRunner;
 let blobs: BlobStore;
-let dataDir: string;
 let smtp: SmtpCatcher;
 let env: Env;
 const prefixes: string[] = [];
 
 beforeAll(async () => {
-  db = await createTestDatabase('workers_reports');
-  pool = new pg.Pool({ connectionString: db.url, max: 12 });
-  pool.on('error', () => undefined);
-  store = createPostgresEventStore({ pool, pollIntervalMs: 50 });
-  await store.migrate();
-  runner = new ProjectionRunner({ pool, store, projectors: readModelProjectors, standbyRetryMs: 100 });
-  await runner.migrate();
-  await runner.start();
-  dataDir = await mkdtemp(join(tmpdir(), 'fsm-workers-'));
-  blobs = createBlobStore(join(dataDir, 'files'));
+  world = await openReadModelWorld('workers_reports');
+  ({ pool, store, runner, blobs } = world);
   smtp = await startSmtpCatcher();
-  env = parseEnv({ DATABASE_URL: db.url, REDIS_URL: redisUrl, DATA_DIR: dataDir, SMTP_URL: smtp.url, NODE_ENV: 'test', LOG_LEVEL: 'silent', MAIL_FROM: 'Agence Lyon <rapports@agence.test>' });
+  env = parseEnv({ DATABASE_URL: world.db.url, REDIS_URL: redisUrl, DATA_DIR: world.dataDir, SMTP_URL: smtp.url, NODE_ENV: 'test', LOG_LEVEL: 'silent', MAIL_FROM: 'Agence Lyon <rapports@agence.test>' });
 });
 
 afterAll(async () => {
@@ -65,10 +55,7 @@ afterAll(async () => {
   }
   await smtp?.close();
   await runner?.stop();
-  await store?.close();
-  await pool?.end();
-  await db?.drop();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await world?.close();
 });
 
 function newPrefix(): string {
@@ -77,29 +64,12 @@ function newPrefix(): string {
   return prefix;
 }
 
-async function waitFor<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-async function reportEvents(reportId: string): Promise<RecordedEvent[]> {
-  try {
-    return await store.readStream(reportStreamId(reportId));
-  } catch {
-    return [];
-  }
-}
 
 const generatedRow = (reportId: string) => async () =>
   (await pool.query<{ status: string }>(`SELECT status FROM rm.reports WHERE id = $1 AND status = 'generated'`, [reportId])).rows[0];
 
 async function requestEmails(ticket: ClosedTicket, recipients: string[]): Promise<string[]> {
-  const history = await reportEvents(ticket.closedEventId);
+  const history = await reportEvents(store, ticket.closedEventId);
   const ids = recipients.map(() => randomUUID());
   const events = recipients.map((email, index) => {
     const data: ReportEmailRequestedData = {
@@ -141,7 +111,7 @@ describe('reports and e-mails through the reactor', () => {
     ticket = await appendClosedTicket(store, blobs, agenceId, 'LYO-2026-00042');
     await waitFor(generatedRow(ticket.closedEventId));
 
-    const events = await reportEvents(ticket.closedEventId);
+    const events = await reportEvents(store, ticket.closedEventId);
     const generated = events.filter((event) => event.type === 'ReportGenerated');
     expect(generated).toHaveLength(1);
     const data = generated[0]!.data as ReportGeneratedData;
@@ -164,9 +134,9 @@ describe('reports and e-mails through the reactor', () => {
     smtp.rejectRecipients.add(refused);
     const [, , refusedRequest] = await requestEmails(ticket, [...sent, refused]);
     for (const email of sent) await waitFor(async () => acceptedFor(email).length === 1);
-    await waitFor(async () => (await reportEvents(ticket.closedEventId)).some((event) => event.type === 'ReportEmailFailed'));
+    await waitFor(async () => (await reportEvents(store, ticket.closedEventId)).some((event) => event.type === 'ReportEmailFailed'));
 
-    const pdf = await blobs.read(((await reportEvents(ticket.closedEventId)).find((event) => event.type === 'ReportGenerated')!.data as ReportGeneratedData).blobRef);
+    const pdf = await blobs.read(((await reportEvents(store, ticket.closedEventId)).find((event) => event.type === 'ReportGenerated')!.data as ReportGeneratedData).blobRef);
     for (const email of sent) {
       const [mail] = acceptedFor(email);
       expect(mail!.to).toEqual([email]);
@@ -180,7 +150,7 @@ describe('reports and e-mails through the reactor', () => {
       expect(sha256(mail!.attachments[0]!.content)).toBe(sha256(pdf));
     }
     expect(acceptedFor(refused)).toHaveLength(0);
-    const failed = (await reportEvents(ticket.closedEventId)).filter((event) => event.type === 'ReportEmailFailed');
+    const failed = (await reportEvents(store, ticket.closedEventId)).filter((event) => event.type === 'ReportEmailFailed');
     expect(failed).toHaveLength(1);
     expect(failed[0]!.data).toMatchObject({ recipient: refused, permanent: true, requestEventId: refusedRequest });
     const row = await waitFor(async () =>
@@ -197,9 +167,9 @@ describe('reports and e-mails through the reactor', () => {
     await waitFor(async () => acceptedFor(email).length === 1);
     expect(smtp.deferRecipients.get(email)).toBe(0);
     await waitFor(async () =>
-      (await reportEvents(ticket.closedEventId)).some((event) => event.type === 'ReportEmailed' && (event.data as { requestEventId: string }).requestEventId === request),
+      (await reportEvents(store, ticket.closedEventId)).some((event) => event.type === 'ReportEmailed' && (event.data as { requestEventId: string }).requestEventId === request),
     );
-    const events = await reportEvents(ticket.closedEventId);
+    const events = await reportEvents(store, ticket.closedEventId);
     expect(events.filter((event) => event.type === 'ReportEmailFailed' && (event.data as { requestEventId: string }).requestEventId === request)).toHaveLength(0);
     const { rows } = await pool.query(`SELECT status, attempts FROM jobs.sent_mails WHERE request_event_id = $1`, [request]);
     expect(rows).toEqual([{ status: 'sent', attempts: 3 }]);
@@ -223,7 +193,7 @@ describe('a worker killed in the middle of a job', () => {
     const script = fileURLToPath(new URL('./support/worker-process.ts', import.meta.url));
     child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', script], {
       cwd: fileURLToPath(new URL('../../', import.meta.url)),
-      env: { ...process.env, DATABASE_URL: db.url, REDIS_URL: redisUrl, DATA_DIR: dataDir, SMTP_URL: smtp.url, QUEUE_PREFIX: prefix, LOCK_MS: String(lockMs), NODE_ENV: 'test', LOG_LEVEL: 'silent' },
+      env: { ...process.env, DATABASE_URL: world.db.url, REDIS_URL: redisUrl, DATA_DIR: world.dataDir, SMTP_URL: smtp.url, QUEUE_PREFIX: prefix, LOCK_MS: String(lockMs), NODE_ENV: 'test', LOG_LEVEL: 'silent' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -302,7 +272,7 @@ describe('a worker killed in the middle of a job', () => {
     const sentRows = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM jobs.sent_mails WHERE status = 'sent'`);
     expect(sentRows.rows[0]!.n).toBe(5);
     // The outbox is unused when SMTP_URL is set.
-    await expect(readFile(join(dataDir, 'outbox'))).rejects.toThrow();
+    await expect(readFile(join(world.dataDir, 'outbox'))).rejects.toThrow();
   });
 });
 
@@ -346,14 +316,14 @@ describe('a report started while the read models are behind', () => {
         return found && found.attemptsStarted >= 1 && (await found.getState()) === 'delayed' ? found : null;
       }, 60_000);
       expect(job.attemptsMade).toBe(0);
-      expect((await reportEvents(ticket.closedEventId)).map((event) => event.type)).toEqual([]);
+      expect((await reportEvents(store, ticket.closedEventId)).map((event) => event.type)).toEqual([]);
     }
 
-    runner = new ProjectionRunner({ pool, store, projectors: readModelProjectors, standbyRetryMs: 100 });
+    runner = world.newRunner();
     await runner.start();
     const generated = async (ticket: ClosedTicket) => {
       const events = await waitFor(async () => {
-        const found = await reportEvents(ticket.closedEventId);
+        const found = await reportEvents(store, ticket.closedEventId);
         return found.some((event) => event.type === 'ReportGenerated') ? found : null;
       }, 90_000);
       expect(events.map((event) => event.type)).toEqual(['ReportGenerated']);
@@ -400,14 +370,14 @@ describe('a report started while the read models are behind', () => {
         return found && (await found.getState()) === 'failed' ? found : null;
       });
       expect(job.attemptsMade).toBe(2);
-      const events = await reportEvents(ticket.closedEventId);
+      const events = await reportEvents(store, ticket.closedEventId);
       expect(events.map((event) => event.type)).toEqual(['ReportGenerationFailed']);
       expect((events[0]!.data as { error: string }).error).toContain('read models have not reached its request');
     } finally {
       await worker.close();
       await renderer.close();
       await behindQueues.close();
-      runner = new ProjectionRunner({ pool, store, projectors: readModelProjectors, standbyRetryMs: 100 });
+      runner = world.newRunner();
       await runner.start();
     }
   });

@@ -1,21 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEMPLATE_PREVIEW_JOB, TEMPLATE_PREVIEW_QUEUE, parseEnv, reportStreamId, type Env, type ReportGeneratedData, type ReportGenerationFailedData } from '@fsm/contracts';
+import { TEMPLATE_PREVIEW_JOB, TEMPLATE_PREVIEW_QUEUE, parseEnv, type Env, type ReportGeneratedData, type ReportGenerationFailedData } from '@fsm/contracts';
 import { craftedJpeg, craftedPng } from '@fsm/contracts/test-support';
-import { createBlobStore, createPostgresEventStore, type BlobStore, type EventStore, type RecordedEvent } from '@fsm/eventstore';
-import { createTestDatabase, type TestDatabase } from '@fsm/eventstore/test-support';
-import { ProjectionRunner, readModelProjectors } from '@fsm/projections';
+import type { BlobStore, EventStore } from '@fsm/eventstore';
+import type { ProjectionRunner } from '@fsm/projections';
 import { createQueues } from '../src/queues.js';
 import { IMAGE_TOO_LARGE_TEXT } from '../src/reports/report-facts.js';
 import { createThreadRenderer } from '../src/reports/report-renderer.js';
 import { startWorkers, type RunningWorkers, type StartWorkersOptions } from '../src/start-workers.js';
 import { pdfText } from './support/pdf-text.js';
+import { openReadModelWorld, reportEvents, waitFor, type ReadModelWorld } from './support/read-model-world.js';
 import { appendAgence, appendClosedTicket, appendTemplate } from './support/ticket-fixture.js';
 
 /*
@@ -27,28 +24,19 @@ import { appendAgence, appendClosedTicket, appendTemplate } from './support/tick
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const logger = pino({ level: 'silent' });
-let db: TestDatabase;
+let world: ReadModelWorld;
 let pool: pg.Pool;
 let store: EventStore & { migrate(): Promise<void> };
 let runner: ProjectionRunner;
 let blobs: BlobStore;
-let dataDir: string;
 let env: Env;
 const prefixes: string[] = [];
 const running: RunningWorkers[] = [];
 
 beforeAll(async () => {
-  db = await createTestDatabase('workers_report_limits');
-  pool = new pg.Pool({ connectionString: db.url, max: 12 });
-  pool.on('error', () => undefined);
-  store = createPostgresEventStore({ pool, pollIntervalMs: 50 });
-  await store.migrate();
-  runner = new ProjectionRunner({ pool, store, projectors: readModelProjectors, standbyRetryMs: 100 });
-  await runner.migrate();
-  await runner.start();
-  dataDir = await mkdtemp(join(tmpdir(), 'fsm-report-limits-'));
-  blobs = createBlobStore(join(dataDir, 'files'));
-  env = parseEnv({ DATABASE_URL: db.url, REDIS_URL: redisUrl, DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'silent' });
+  world = await openReadModelWorld('workers_report_limits');
+  ({ pool, store, runner, blobs } = world);
+  env = parseEnv({ DATABASE_URL: world.db.url, REDIS_URL: redisUrl, DATA_DIR: world.dataDir, NODE_ENV: 'test', LOG_LEVEL: 'silent' });
 });
 
 /** Each describe stops its workers: their reactors would otherwise take the next describe's tickets too. */
@@ -65,10 +53,7 @@ afterAll(async () => {
     await previews.close();
   }
   await runner?.stop();
-  await store?.close();
-  await pool?.end();
-  await db?.drop();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await world?.close();
 });
 
 /** Workers of their own (queue prefix, reactor): each reacts to every close in the log, and skips reports already generated. */
@@ -80,25 +65,8 @@ async function start(options: Partial<StartWorkersOptions> = {}): Promise<{ work
   return { workers, prefix };
 }
 
-async function waitFor<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
-async function reportEvents(reportId: string): Promise<RecordedEvent[]> {
-  try {
-    return await store.readStream(reportStreamId(reportId));
-  } catch {
-    return [];
-  }
-}
-
-const outcome = (reportId: string) => async () => (await reportEvents(reportId)).find((event) => event.type === 'ReportGenerated' || event.type === 'ReportGenerationFailed');
+const outcome = (reportId: string) => async () => (await reportEvents(store, reportId)).find((event) => event.type === 'ReportGenerated' || event.type === 'ReportGenerationFailed');
 
 // ~1 MB of table rows, the largest template content the API takes: a 250-page PDF, seconds of work, ~500 MB of heap.
 const HEAVY_TEMPLATE = `<h1>Rapport {{ticket.num_chrono}}</h1><table>${'<tr><td>Détecteur optique</td><td>Chambre 214</td><td>OK</td><td>Remplacé</td></tr>'.repeat(12_000)}</table>`;
@@ -122,7 +90,7 @@ describe('with the default budgets', () => {
       signatureClient: craftedJpeg(12_000, 12_000),
       signatureTechnicien: craftedPng(20_000, 400),
     });
-    const event = await waitFor(outcome(ticket.closedEventId));
+    const event = await waitFor(outcome(ticket.closedEventId), 60_000);
     expect(event.type).toBe('ReportGenerated');
     const pdf = await blobs.read((event.data as ReportGeneratedData).blobRef);
     const text = pdfText(pdf).replace(/\s+/g, ' ');
@@ -135,10 +103,10 @@ describe('with the default budgets', () => {
     const previews = new Queue(TEMPLATE_PREVIEW_QUEUE, { connection: { url: redisUrl }, prefix });
     try {
       const preview = await previews.add(TEMPLATE_PREVIEW_JOB, { contentHtml: HEAVY_TEMPLATE, deadlineAt: Date.now() + 120_000 });
-      await waitFor(async () => (await previews.getJob(preview.id!))?.isActive());
+      await waitFor(async () => (await previews.getJob(preview.id!))?.isActive(), 60_000);
 
       const ticket = await appendClosedTicket(store, blobs, await appendAgence(store));
-      const event = await waitFor(outcome(ticket.closedEventId));
+      const event = await waitFor(outcome(ticket.closedEventId), 60_000);
       expect(event.type).toBe('ReportGenerated');
       expect(await (await previews.getJob(preview.id!))!.getState()).toBe('active');
     } finally {
@@ -156,7 +124,7 @@ describe('a template too heavy for the render budget', () => {
     await start({ renderLimits: { maxHeapMb: 96 } });
     const templateId = await appendTemplate(store, HEAVY_TEMPLATE, 'Modèle lourd');
     const ticket = await appendClosedTicket(store, blobs, await appendAgence(store, { templateId }), 'LYO-2026-01300');
-    const event = await waitFor(outcome(ticket.closedEventId));
+    const event = await waitFor(outcome(ticket.closedEventId), 60_000);
     expect(event.type).toBe('ReportGenerated');
     const data = event.data as ReportGeneratedData;
     expect(data.templateFallback).toBe('Modèle de l’agence trop lourd (plus de 96 Mo de mémoire) : mise en page par défaut utilisée.');
@@ -175,20 +143,20 @@ describe('a report over its render budget on every attempt', () => {
     const renderer = createThreadRenderer({ timeoutMs: 1, onThreadStopped: ({ reason }) => stopped.push(reason) });
     const { prefix } = await start({ renderer });
     const ticket = await appendClosedTicket(store, blobs, await appendAgence(store));
-    const event = await waitFor(outcome(ticket.closedEventId));
+    const event = await waitFor(outcome(ticket.closedEventId), 60_000);
     expect(event.type).toBe('ReportGenerationFailed');
     expect((event.data as ReportGenerationFailedData).error).toBe('Rendu interrompu : plus de 1 ms de calcul.');
     const queues = createQueues(redisUrl, prefix);
     try {
       const job = await queues.get('reports').getJob(`report-${ticket.closedEventId}`);
-      await waitFor(async () => (await job!.getState()) === 'failed');
+      await waitFor(async () => (await job!.getState()) === 'failed', 60_000);
       const failed = await queues.get('reports').getJob(`report-${ticket.closedEventId}`);
       expect(failed!.attemptsMade).toBe(8);
       expect(stopped).toEqual(Array.from({ length: 8 }, () => 'timeout'));
     } finally {
       await queues.close();
     }
-    const failures = (await reportEvents(ticket.closedEventId)).filter((recorded) => recorded.type === 'ReportGenerationFailed');
+    const failures = (await reportEvents(store, ticket.closedEventId)).filter((recorded) => recorded.type === 'ReportGenerationFailed');
     expect(failures).toHaveLength(1);
   });
 });
