@@ -32,6 +32,7 @@ export function checkForm<Output>(schema: SafeParser<Output>, values: unknown): 
  * none appears before the next submit. Re-run the form's check on each render.
  */
 export function remainingErrors(shown: FieldErrors, now: FormCheck<unknown>): FieldErrors {
+  if (Object.keys(shown).length === 0) return shown;
   if (now.ok) return {};
   const remaining: Record<string, string> = {};
   for (const key of Object.keys(shown)) {

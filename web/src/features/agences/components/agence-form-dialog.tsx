@@ -74,7 +74,7 @@ export function AgenceFormDialog({ agence, onClose }: { agence: Agence | null; o
 
   const checkValues = () => checkForm(agenceBodySchema, values);
   // After a refused save, each message follows its field: it goes once the field is fixed.
-  const shownErrors = Object.keys(errors).length > 0 ? remainingErrors(errors, checkValues()) : errors;
+  const shownErrors = remainingErrors(errors, checkValues());
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

@@ -78,7 +78,7 @@ export function ContactForm({
     const liveInstallations = sites.flatMap((s) => s.installations).filter((i) => installationIds.has(i.id)).map((i) => i.id);
     return checkForm(interlocuteurBodySchema, { ...values, client_id: clientId, affect_sites: liveSites, affect_installations: liveInstallations });
   };
-  const shownErrors = Object.keys(errors).length > 0 ? remainingErrors(errors, checkValues()) : errors;
+  const shownErrors = remainingErrors(errors, checkValues());
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

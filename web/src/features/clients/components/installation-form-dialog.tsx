@@ -66,7 +66,7 @@ export function InstallationFormDialog({
 
   const checkValues = () => checkForm(installationBodySchema, { ...values, site_id: siteId });
   // After a refused save, each message follows its field: it goes once the field is fixed.
-  const shownErrors = Object.keys(errors).length > 0 ? remainingErrors(errors, checkValues()) : errors;
+  const shownErrors = remainingErrors(errors, checkValues());
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

@@ -55,7 +55,7 @@ export function MetierFormDialog({ metier, onClose }: { metier: Metier | null; o
 
   const checkValues = () => checkForm(metierBodySchema, { ...values, HO_stats: values.HO_stats ? 1 : 0 });
   // After a refused save, each message follows its field: it goes once the field is fixed.
-  const shownErrors = Object.keys(errors).length > 0 ? remainingErrors(errors, checkValues()) : errors;
+  const shownErrors = remainingErrors(errors, checkValues());
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

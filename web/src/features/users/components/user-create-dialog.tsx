@@ -30,7 +30,7 @@ export function UserCreateDialog({ onClose }: { onClose: () => void }) {
 
   const checkValues = () => checkForm(userCreateCheck(me), withoutAgenceUnlessPicked(me, { ...values, motdepasse: password }));
   // After a refused save, each message follows its field: it goes once the field is fixed.
-  const shownErrors = Object.keys(errors).length > 0 ? remainingErrors(errors, checkValues()) : errors;
+  const shownErrors = remainingErrors(errors, checkValues());
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

@@ -56,7 +56,7 @@ export function UserEditRow({ user, onDone }: { user: User; onDone: () => void }
 
   const checkValues = () => checkForm(userFieldsCheck(me), withoutAgenceUnlessPicked(me, values));
   // After a refused save, each message follows its field: it goes once the field is fixed.
-  const shownErrors = Object.keys(errors).length > 0 ? remainingErrors(errors, checkValues()) : errors;
+  const shownErrors = remainingErrors(errors, checkValues());
 
   const save = async () => {
     setFailure(null);
