@@ -4,6 +4,7 @@ import { PHOTO_MAX_BYTES, TICKET_MESSAGES } from '@fsm/contracts';
 import { PHONE, launchBrowser, newContext, recordConsole, saveArtifacts, signedInContext, skipReason } from './support/browser.js';
 import { bigBmp } from './support/images.js';
 import { drawSignature } from './support/signature.js';
+import { passCaptcha } from './support/captcha.js';
 import { startStack, type Stack } from './support/stack.js';
 
 /**
@@ -85,9 +86,7 @@ describe.skipIf(skipReason !== null)('the built UI under the Content-Security-Po
       await page.getByLabel('Problème').fill('Détecteur en défaut (CSP)');
       await page.getByLabel('Photo (facultative)').setInputFiles({ name: 'panne.bmp', mimeType: 'image/bmp', buffer: bigBmp() });
       await page.getByRole('img', { name: 'Aperçu de la photo' }).waitFor({ timeout: 30_000 });
-      const robot = page.getByRole('checkbox', { name: 'Je ne suis pas un robot' });
-      if ((await robot.count()) > 0 && !(await robot.isChecked())) await robot.check();
-      await page.getByText('Vérifié', { exact: true }).waitFor({ timeout: 30_000 });
+      await passCaptcha(page);
       const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().includes('/api/public/'), { timeout: 30_000 });
       await page.getByRole('button', { name: 'Envoyer la demande' }).click();
       // Compressed all the same: the 9 MB photo went out under the limit.

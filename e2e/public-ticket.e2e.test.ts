@@ -3,6 +3,7 @@ import type { Browser } from 'playwright-core';
 import { PHOTO_MAX_BYTES, TICKET_LABELS, TICKET_MESSAGES } from '@fsm/contracts';
 import { PHONE, launchBrowser, newContext, recordConsole, saveArtifacts, signedInContext, skipReason } from './support/browser.js';
 import { bigBmp } from './support/images.js';
+import { passCaptcha } from './support/captcha.js';
 import { startStack, type Stack } from './support/stack.js';
 
 // Skipped (with the reason printed by support/browser.ts) when no Chromium binary is installed.
@@ -64,12 +65,7 @@ describe.skipIf(skipReason !== null)('journey 1: a visitor reports a breakdown f
       expect(compressionFiles.size).toBe(2);
       expect(phoneConsole.filter((line) => /Content Security Policy|importScripts/i.test(line))).toEqual([]);
 
-      // ALTCHA (auto: 'onfocus') starts its proof of work once the visitor is in
-      // the form; tick 'Je ne suis pas un robot' if it has not started yet, then
-      // wait for the widget to show 'Vérifié'.
-      const robot = phone.getByRole('checkbox', { name: 'Je ne suis pas un robot' });
-      if ((await robot.count()) > 0 && !(await robot.isChecked())) await robot.check();
-      await phone.getByText('Vérifié', { exact: true }).waitFor({ timeout: 30_000 });
+      await passCaptcha(phone);
       const sent = phone.waitForRequest((r) => r.method() === 'POST' && r.url().includes('/api/public/'), { timeout: 30_000 });
       await phone.getByRole('button', { name: 'Envoyer la demande' }).click();
       const request = await sent;
