@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChronoAllocatedSchema, TicketEventSchema, parseNumChrono } from '@fsm/contracts';
 import { createPostgresEventStore } from '@fsm/eventstore';
 import { createTestDatabase, type TestDatabase } from '@fsm/eventstore/test-support';
-import { ProjectionRunner, RUNNER_SCHEMA, readModelProjectors, type Projector } from '@fsm/projections';
+import { ProjectionRunner, RUNNER_SCHEMA, eventByEvent, readModelProjectors, type Projector } from '@fsm/projections';
 import { evolve, initialState, type TicketState } from '../../command-api/src/domain/ticket/index.js';
 import { lastCommittedPosition } from '../../bench/lib/log-end.js';
 import { runSeed, type SeedReport } from '../../bench/seed.js';
@@ -12,8 +12,8 @@ import { runSeed, type SeedReport } from '../../bench/seed.js';
 /*
  * The bench generator (bench/seed.ts) at a tiny N: its history must fold into
  * valid tickets with the product's own decider, its counters must hand out
- * each number once, and the set-based projection path (Projector.applyBatch)
- * must build the same read models as the one-event-at-a-time path.
+ * each number once, and the set-based projectors given whole batches must
+ * build the same read models as given one event at a time.
  */
 
 interface EventRow {
@@ -109,7 +109,8 @@ describe('bench seed at a tiny N', () => {
       return hash.digest('hex');
     };
     const batched = await fingerprint();
-    const oneByOne: Projector[] = readModelProjectors.map(({ applyBatch: _set, ...projector }) => projector);
+    // The same writers, fed one event at a time (batches of one).
+    const oneByOne: Projector[] = readModelProjectors.map((projector) => ({ ...projector, apply: eventByEvent((tx, event) => projector.apply(tx, [event])) }));
     const store = createPostgresEventStore({ pool, pollIntervalMs: 50 });
     const runner = new ProjectionRunner({ pool, store, projectors: oneByOne, standbyRetryMs: 100 });
     try {

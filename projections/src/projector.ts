@@ -6,8 +6,17 @@ import type { RecordedEvent } from '@fsm/eventstore';
  * inside the runner's transaction, together with the checkpoint update, so a
  * batch is applied exactly once whatever happens to the process.
  *
- * `apply` must still be idempotent (a rebuild replays everything; a projector
- * may guard on the stream revision it last applied).
+ * Batch first, as emmett's projections take events: `apply` is the one writer
+ * of the read model and receives a batch of events (its share of the log, in
+ * log order). Live and in a rebuild the runner passes a projector its whole
+ * share of the batch; after a failed batch it passes one event at a time to
+ * find the culprit (a batch of one). Either way the same code writes the rows.
+ * A projector that handles one event at a time is written with
+ * `eventByEvent` instead of looping itself.
+ *
+ * `apply` must still be idempotent (a rebuild replays everything; a redelivery
+ * after a crash passes events already applied): a projector guards on the
+ * stream revision it last applied.
  */
 export interface Projector {
   /** Unique, stable; also names its tables' prefix. */
@@ -20,20 +29,34 @@ export interface Projector {
   readonly handles: readonly string[];
   /**
    * Names of the projectors whose tables `apply` reads (copies a client's
-   * agency into a site, ...). They must be registered before this one, so each
-   * event reaches them first; and when one of them is stopped on an event, this
-   * one stops there too rather than copy stale rows it could never correct.
+   * agency into a site, ...). They must be registered before this one: the
+   * runner applies a batch projector after projector in registration order, so
+   * a reader sees its sources as they stand after the whole batch, and guards
+   * every copied fact by the source stream's revision (a later event of the
+   * source in the same batch then changes nothing). When one of them is
+   * stopped on an event, this one stops there too rather than copy stale rows
+   * it could never correct.
    */
   readonly readsFrom?: readonly string[];
-  /** Returns the ids (e.g. ticket ids) whose rows changed, for live updates. */
-  apply(tx: PoolClient, event: RecordedEvent): Promise<readonly string[] | void>;
   /**
-   * Optional: applies all of a batch's events for this projector at once (in
-   * log order), leaving exactly the rows `apply` would leave one event at a
-   * time, with set-based statements instead of a round trip per event. The
-   * runner then calls it once per batch, after the per-event projectors, in
-   * the same transaction: only a projector that reads nothing but its own
-   * tables may offer it.
+   * Applies these events (in log order, all of types in `handles`). Returns
+   * the ids (e.g. ticket ids) whose rows changed, for live updates.
    */
-  applyBatch?(tx: PoolClient, events: readonly RecordedEvent[]): Promise<readonly string[]>;
+  apply(tx: PoolClient, events: readonly RecordedEvent[]): Promise<readonly string[]>;
+}
+
+/** One event's writes, for a projector that handles its events one at a time. */
+export type EventHandler = (tx: PoolClient, event: RecordedEvent) => Promise<readonly string[] | void>;
+
+/**
+ * The per-event adapter: a projector whose writes are a statement or two per
+ * event applies a batch as its events one after the other, in log order.
+ * Set-based projectors (rm.tickets, rm.ticket_sla, ...) write `apply` directly.
+ */
+export function eventByEvent(handle: EventHandler): Projector['apply'] {
+  return async (tx, events) => {
+    const changed = new Set<string>();
+    for (const event of events) for (const id of (await handle(tx, event)) ?? []) changed.add(id);
+    return [...changed];
+  };
 }

@@ -5,7 +5,7 @@ import { createPostgresEventStore, type AppendResult, type EventStore, type Reco
 import { createTestDatabase, type TestDatabase } from '@fsm/eventstore/test-support';
 import { rebuildReadModels, retryStoppedReadModels } from '../src/maintenance.js';
 import { ProjectionWatcher } from '../src/projection-watcher.js';
-import type { Projector } from '../src/projector.js';
+import { eventByEvent, type Projector } from '../src/projector.js';
 import { ProjectionRunner, type RunnerLogger } from '../src/runner.js';
 import { readStoppedProjectors } from '../src/stopped-projectors.js';
 import { event, waitUntil } from './support.js';
@@ -40,7 +40,7 @@ function countsProjector(name: string, kinds: Kinds): Projector {
     version: 1,
     handles: [kinds.counted, kinds.renamed],
     setupSql: countingTables(name, 'unused int'),
-    async apply(tx, e) {
+    apply: eventByEvent(async (tx, e) => {
       await tx.query(`UPDATE rm.${name}_applied SET applied = applied + 1 WHERE id = 1`);
       await tx.query(
         `INSERT INTO rm.${name} (stream_id, events, last_revision) VALUES ($1, 1, $2)
@@ -48,7 +48,7 @@ function countsProjector(name: string, kinds: Kinds): Projector {
         [e.streamId, e.revision],
       );
       return [e.streamId];
-    },
+    }),
   };
 }
 
@@ -63,7 +63,7 @@ function labelsProjector(name: string, kinds: Kinds, fix: { fixed: boolean }, ex
     version: 1,
     handles: [kinds.counted, kinds.renamed],
     setupSql: countingTables(name, 'label varchar(12)'),
-    async apply(tx, e) {
+    apply: eventByEvent(async (tx, e) => {
       await tx.query(`UPDATE rm.${name}_applied SET applied = applied + 1 WHERE id = 1`);
       const label = e.type === kinds.renamed ? String((e.data as { label: string }).label) : null;
       await tx.query(
@@ -73,7 +73,7 @@ function labelsProjector(name: string, kinds: Kinds, fix: { fixed: boolean }, ex
         [e.streamId, label, e.revision],
       );
       return [e.streamId];
-    },
+    }),
     ...extra,
   };
 }
@@ -282,12 +282,12 @@ describe('a read model that cannot write an event', () => {
     expect(await applied('h_labels')).toBe(0);
   });
 
-  it('a set-based projector (applyBatch) stops at the exact event, with the events before it in the batch applied', async () => {
+  it('a set-based projector (one statement per batch) stops at the exact event, with the events before it in the batch applied', async () => {
     const kinds = kindsFor('B');
     const fix = { fixed: false };
     // One INSERT for the whole batch: one long label fails it whole.
     const setBased = labelsProjector('b_labels', kinds, fix, {
-      async applyBatch(tx, events) {
+      async apply(tx, events) {
         await tx.query(`UPDATE rm.b_labels_applied SET applied = applied + $1 WHERE id = 1`, [events.length]);
         await tx.query(
           `INSERT INTO rm.b_labels (stream_id, label, events, last_revision)
@@ -322,7 +322,7 @@ describe('a read model that cannot write an event', () => {
       handles: [kinds.counted, kinds.renamed],
       readsFrom: ['c_source'],
       setupSql: countingTables('c_reader', 'label text'),
-      async apply(tx, e) {
+      apply: eventByEvent(async (tx, e) => {
         await tx.query(`UPDATE rm.c_reader_applied SET applied = applied + 1 WHERE id = 1`);
         await tx.query(
           `INSERT INTO rm.c_reader (stream_id, label, events, last_revision)
@@ -331,7 +331,7 @@ describe('a read model that cannot write an event', () => {
           [e.streamId, e.revision],
         );
         return [e.streamId];
-      },
+      }),
     });
     expect(() => new ProjectionRunner({ pool, store, projectors: [reader(), source()], name: 'c' })).toThrow(/register c_source before it/);
 
@@ -369,13 +369,13 @@ describe('a read model that cannot write an event', () => {
     const base = countsProjector('d_flaky', kinds);
     const flaky: Projector = {
       ...base,
-      async apply(tx, e) {
+      apply: eventByEvent(async (tx, e) => {
         const label = (e.data as { label?: string }).label;
         if (label === 'conflit' && conflicts++ < 2) await tx.query(`DO $$ BEGIN RAISE EXCEPTION 'conflit simulé' USING ERRCODE = '40001'; END $$`);
         if (label === 'verrou' && deadlocks++ < 2) await tx.query(`DO $$ BEGIN RAISE EXCEPTION 'interblocage simulé' USING ERRCODE = '40P01'; END $$`);
         if (label === 'une fois' && oneOff++ < 1) throw new Error('erreur passagère');
-        return base.apply(tx, e);
-      },
+        return base.apply(tx, [e]);
+      }),
     };
     const runner = await startRunner('d', [flaky, countsProjector('d_counts', kinds)]);
     const [s1, s2, s3] = streamsFor('d', 3) as [string, string, string];

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { EventStore, NewEvent, RecordedEvent } from '@fsm/eventstore';
-import type { Projector } from '../src/projector.js';
+import { eventByEvent, type Projector } from '../src/projector.js';
 
 /** Polls until `check` is true; tests wait on conditions, never on fixed delays. */
 export async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs = 15_000, what = 'condition'): Promise<void> {
@@ -31,7 +31,7 @@ export function testProjector(name = 'test_counts', version = 1): Projector {
       CREATE TABLE IF NOT EXISTS rm.${name} (stream_id text PRIMARY KEY, count int NOT NULL, last_revision int NOT NULL, label text);
       CREATE TABLE IF NOT EXISTS rm.${name}_applied (id int PRIMARY KEY, applied int NOT NULL);
       INSERT INTO rm.${name}_applied VALUES (1, 0) ON CONFLICT DO NOTHING;`,
-    async apply(tx: pg.PoolClient, e: RecordedEvent) {
+    apply: eventByEvent(async (tx: pg.PoolClient, e: RecordedEvent) => {
       await tx.query(`UPDATE rm.${name}_applied SET applied = applied + 1 WHERE id = 1`);
       if (e.type === 'Counted') {
         await tx.query(
@@ -45,7 +45,7 @@ export function testProjector(name = 'test_counts', version = 1): Projector {
         await tx.query(`UPDATE rm.${name} SET label = $2, last_revision = $3 WHERE stream_id = $1 AND last_revision < $3`, [e.streamId, label, e.revision]);
       }
       return [e.streamId];
-    },
+    }),
   };
 }
 

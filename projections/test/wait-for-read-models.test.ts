@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresEventStore, type EventStore, type RecordedEvent } from '@fsm/eventstore';
 import { createTestDatabase, type TestDatabase } from '@fsm/eventstore/test-support';
-import type { Projector } from '../src/projector.js';
+import { eventByEvent, type Projector } from '../src/projector.js';
 import { readModelsReached, waitForReadModels } from '../src/read-models-wait.js';
 import { ProjectionRunner } from '../src/runner.js';
 import { event, testProjector } from './support.js';
@@ -41,10 +41,10 @@ const narrowLabels: Projector = {
   version: 1,
   handles: ['Renamed'],
   setupSql: 'CREATE TABLE IF NOT EXISTS rm.w_labels (stream_id text PRIMARY KEY, label varchar(12))',
-  async apply(tx, e) {
+  apply: eventByEvent(async (tx, e) => {
     await tx.query('INSERT INTO rm.w_labels VALUES ($1, $2) ON CONFLICT (stream_id) DO UPDATE SET label = EXCLUDED.label', [e.streamId, (e.data as { label: string }).label]);
     return [e.streamId];
-  },
+  }),
 };
 
 const target = () => ({ db: pool, compare: (a: string, b: string) => store.comparePositions(a, b) });

@@ -59,8 +59,8 @@ import { arbitraryOf, hostileScalar, inputJsonSchema } from './zod-arbitraries.j
  * API schemas (boundary dates, huge and negative integers, extreme strings),
  * decides each with the REAL decider on a plausible prior history, appends the
  * accepted events to a real Postgres event store, and projects the whole log
- * with the REAL projectors (their setupSql, `apply` one event at a time and
- * `applyBatch` as the runner does) into a real read-model database, in a
+ * with the REAL projectors (their setupSql, `apply` on the whole log as the
+ * runner does and on one event at a time) into a real read-model database, in a
  * transaction rolled back after each case. It asserts:
  *   - the decider either decides or refuses with a DomainError (a French 4xx),
  *     never anything else (a 500);
@@ -145,31 +145,25 @@ function projectorFailure(name: string, event: RecordedEvent, error: unknown): E
 
 /**
  * Projects the log twice, each time in a transaction rolled back: as the
- * runner does (per-event projectors event by event, then each batch projector
- * once on all its events), then every projector one event at a time (the
- * path of a rebuild without batches and of a redelivery).
+ * runner does (each projector once on its share of the log, in registration
+ * order), then every projector one event at a time (the runner's path after a
+ * failed batch, which finds the event a projector cannot apply).
  */
 async function project(log: readonly RecordedEvent[]): Promise<void> {
   const tx = await pool.connect();
   try {
     await tx.query('BEGIN');
-    for (const event of log) {
-      for (const projector of readModelProjectors) {
-        if (projector.applyBatch || !projector.handles.includes(event.type)) continue;
-        await projector.apply(tx, event).catch((error: unknown) => Promise.reject(projectorFailure(projector.name, event, error)));
-      }
-    }
     for (const projector of readModelProjectors) {
       const mine = log.filter((event) => projector.handles.includes(event.type));
-      if (!projector.applyBatch || mine.length === 0) continue;
-      await projector.applyBatch(tx, mine).catch((error: unknown) => Promise.reject(projectorFailure(`${projector.name} (batch)`, mine[mine.length - 1]!, error)));
+      if (mine.length === 0) continue;
+      await projector.apply(tx, mine).catch((error: unknown) => Promise.reject(projectorFailure(`${projector.name} (batch)`, mine[mine.length - 1]!, error)));
     }
     await tx.query('ROLLBACK');
     await tx.query('BEGIN');
     for (const event of log) {
       for (const projector of readModelProjectors) {
         if (!projector.handles.includes(event.type)) continue;
-        await projector.apply(tx, event).catch((error: unknown) => Promise.reject(projectorFailure(projector.name, event, error)));
+        await projector.apply(tx, [event]).catch((error: unknown) => Promise.reject(projectorFailure(projector.name, event, error)));
       }
     }
   } finally {

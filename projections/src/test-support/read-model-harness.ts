@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { createPostgresEventStore, type AppendResult, type EventStore } from '@fsm/eventstore';
+import { createPostgresEventStore, type AppendResult, type EventStore, type RecordedEvent } from '@fsm/eventstore';
 import { createTestDatabase, type TestDatabase } from '@fsm/eventstore/test-support';
 import type { Projector } from '../projector.js';
 import { ProjectionRunner } from '../runner.js';
@@ -19,7 +19,10 @@ export interface ReadModelHarness {
   /**
    * Delivers every event of the streams again with its original revision,
    * newest first (so each older event also arrives late), straight to the
-   * projectors in one transaction: revision guards must leave every row as is.
+   * projectors' one writer in one transaction, twice: as the runner applies a
+   * batch (each projector once on its share, in registration order), then one
+   * event at a time (as it does after a failed batch). Revision guards must
+   * leave every row as is.
    */
   redeliver(streams: readonly string[]): Promise<void>;
   close(): Promise<void>;
@@ -84,10 +87,14 @@ export async function createReadModelHarness(label: string, projectors: readonly
       const tx = await pool.connect();
       try {
         await tx.query('BEGIN');
-        for (const stream of streams) {
-          for (const event of (await store.readStream(stream)).reverse()) {
-            for (const projector of projectors) if (projector.handles.includes(event.type)) await projector.apply(tx, event);
-          }
+        const events: RecordedEvent[] = [];
+        for (const stream of streams) events.push(...(await store.readStream(stream)).reverse());
+        for (const projector of projectors) {
+          const share = events.filter((event) => projector.handles.includes(event.type));
+          if (share.length > 0) await projector.apply(tx, share);
+        }
+        for (const event of events) {
+          for (const projector of projectors) if (projector.handles.includes(event.type)) await projector.apply(tx, [event]);
         }
         await tx.query('COMMIT');
       } catch (error) {

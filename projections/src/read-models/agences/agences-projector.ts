@@ -1,5 +1,5 @@
 import { agenceEventSchema } from '@fsm/contracts';
-import type { Projector } from '../../projector.js';
+import { eventByEvent, type Projector } from '../../projector.js';
 import { domainEvent } from '../domain-event.js';
 
 /** Agencies with their opening hours (one row each; hours as the five-day JSON week). */
@@ -21,7 +21,7 @@ export const agencesProjector: Projector = {
       last_revision int NOT NULL
     );
     CREATE INDEX IF NOT EXISTS agences_nom ON rm.agences (lower(nom)) WHERE NOT deleted;`,
-  async apply(tx, recorded) {
+  apply: eventByEvent(async (tx, recorded) => {
     const event = domainEvent(agenceEventSchema, recorded);
     const revision = recorded.revision;
     switch (event.type) {
@@ -48,5 +48,5 @@ export const agencesProjector: Projector = {
         await tx.query(`UPDATE rm.agences SET deleted = true, last_revision = $2 WHERE id = $1 AND last_revision < $2`, [event.data.agenceId, revision]);
         return [event.data.agenceId];
     }
-  },
+  }),
 };

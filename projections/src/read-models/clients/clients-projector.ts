@@ -1,5 +1,5 @@
 import { clientEventSchema } from '@fsm/contracts';
-import type { Projector } from '../../projector.js';
+import { eventByEvent, type Projector } from '../../projector.js';
 import { domainEvent } from '../domain-event.js';
 
 /**
@@ -25,7 +25,7 @@ export const clientsProjector: Projector = {
     );
     CREATE INDEX IF NOT EXISTS clients_nom ON rm.clients (lower(nom), id) WHERE NOT deleted;
     CREATE INDEX IF NOT EXISTS clients_agence ON rm.clients (agence_id, lower(nom)) WHERE NOT deleted;`,
-  async apply(tx, recorded) {
+  apply: eventByEvent(async (tx, recorded) => {
     const event = domainEvent(clientEventSchema, recorded);
     const revision = recorded.revision;
     switch (event.type) {
@@ -46,5 +46,5 @@ export const clientsProjector: Projector = {
         await tx.query(`UPDATE rm.clients SET deleted = true, last_revision = $2 WHERE id = $1 AND last_revision < $2`, [event.data.clientId, revision]);
         return [event.data.clientId];
     }
-  },
+  }),
 };

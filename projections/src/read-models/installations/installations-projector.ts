@@ -1,7 +1,7 @@
 import { clientEventSchema, installationEventSchema, metierEventSchema, siteEventSchema } from '@fsm/contracts';
 import type { RecordedEvent } from '@fsm/eventstore';
 import type { PoolClient } from 'pg';
-import type { Projector } from '../../projector.js';
+import { eventByEvent, type Projector } from '../../projector.js';
 import { domainEvent } from '../domain-event.js';
 
 const installationEventTypes: readonly string[] = installationEventSchema.options.map((option) => option.shape.type.value);
@@ -18,8 +18,10 @@ const ids = (rows: readonly { id: string }[]) => rows.map((row) => row.id);
  *
  * Reads rm.sites, rm.clients and rm.metiers when an installation is created or
  * moved, and rm.clients when a site moves to another client: the runner
- * applies every projector event by event in log order, so those rows are there
- * (their projectors must run in the same runner).
+ * applies their projectors' share of a batch before this one's, so those rows
+ * are there (at their state after the batch: the revision guards above then
+ * make the batch's later source events change nothing). Their projectors must
+ * run in the same runner.
  */
 export const installationsProjector: Projector = {
   name: 'installations',
@@ -53,7 +55,7 @@ export const installationsProjector: Projector = {
     CREATE INDEX IF NOT EXISTS installations_metier ON rm.installations (id_metier);
     CREATE INDEX IF NOT EXISTS installations_site_all ON rm.installations (site_id);
     CREATE INDEX IF NOT EXISTS installations_client_all ON rm.installations (client_id);`,
-  async apply(tx, recorded) {
+  apply: eventByEvent(async (tx, recorded) => {
     if (installationEventTypes.includes(recorded.type)) return applyInstallationEvent(tx, recorded);
     switch (recorded.type) {
       case 'SiteUpdated':
@@ -67,7 +69,7 @@ export const installationsProjector: Projector = {
       default:
         return [];
     }
-  },
+  }),
 };
 
 async function applyInstallationEvent(tx: PoolClient, recorded: RecordedEvent): Promise<string[]> {

@@ -1,5 +1,5 @@
 import { interlocuteurEventSchema } from '@fsm/contracts';
-import type { Projector } from '../../projector.js';
+import { eventByEvent, type Projector } from '../../projector.js';
 import { domainEvent } from '../domain-event.js';
 
 /**
@@ -34,7 +34,7 @@ export const interlocuteursProjector: Projector = {
       PRIMARY KEY (interlocuteur_id, niveau, niveau_id)
     );
     CREATE INDEX IF NOT EXISTS interlocuteur_affectations_niveau ON rm.interlocuteur_affectations (niveau, niveau_id);`,
-  async apply(tx, recorded) {
+  apply: eventByEvent(async (tx, recorded) => {
     const event = domainEvent(interlocuteurEventSchema, recorded);
     const revision = recorded.revision;
     switch (event.type) {
@@ -68,5 +68,5 @@ export const interlocuteursProjector: Projector = {
         ]);
         return [event.data.interlocuteurId];
     }
-  },
+  }),
 };

@@ -1,5 +1,5 @@
 import { metierEventSchema } from '@fsm/contracts';
-import type { Projector } from '../../projector.js';
+import { eventByEvent, type Projector } from '../../projector.js';
 import { domainEvent } from '../domain-event.js';
 
 /**
@@ -22,7 +22,7 @@ export const metiersProjector: Projector = {
       last_revision int NOT NULL
     );
     CREATE INDEX IF NOT EXISTS metiers_ordre ON rm.metiers (ordre NULLS LAST, lower(nom)) WHERE NOT deleted;`,
-  async apply(tx, recorded) {
+  apply: eventByEvent(async (tx, recorded) => {
     const event = domainEvent(metierEventSchema, recorded);
     const revision = recorded.revision;
     switch (event.type) {
@@ -52,5 +52,5 @@ export const metiersProjector: Projector = {
         return items.map((item) => item.metierId);
       }
     }
-  },
+  }),
 };

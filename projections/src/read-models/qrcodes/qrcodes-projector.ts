@@ -1,5 +1,5 @@
 import { qrCodeEventSchema } from '@fsm/contracts';
-import type { Projector } from '../../projector.js';
+import { eventByEvent, type Projector } from '../../projector.js';
 import { domainEvent } from '../domain-event.js';
 
 /**
@@ -25,7 +25,7 @@ export const qrcodesProjector: Projector = {
     CREATE UNIQUE INDEX IF NOT EXISTS qrcodes_key ON rm.qrcodes (qr_key);
     CREATE INDEX IF NOT EXISTS qrcodes_installation ON rm.qrcodes (installation_id, generated_at) WHERE installation_id IS NOT NULL;
     CREATE INDEX IF NOT EXISTS qrcodes_unused ON rm.qrcodes (agence_id, generated_at) WHERE installation_id IS NULL;`,
-  async apply(tx, recorded) {
+  apply: eventByEvent(async (tx, recorded) => {
     const event = domainEvent(qrCodeEventSchema, recorded);
     const revision = recorded.revision;
     switch (event.type) {
@@ -51,5 +51,5 @@ export const qrcodesProjector: Projector = {
         await tx.query(`UPDATE rm.qrcodes SET installation_id = NULL, last_revision = $2 WHERE id = $1 AND last_revision < $2`, [event.data.qrCodeId, revision]);
         return [event.data.qrCodeId];
     }
-  },
+  }),
 };

@@ -4,6 +4,7 @@ import type { AgenceEvent, ClientEvent, InstallationEvent, MetierEvent, SiteEven
 import type { Projector } from '../../projector.js';
 import { createReadModelHarness, withoutVersions, type ReadModelHarness } from '../../test-support/read-model-harness.js';
 import { agencesProjector } from '../agences/agences-projector.js';
+import type { Queryable } from '../queryable.js';
 import { clientsProjector } from '../clients/clients-projector.js';
 import { installationsProjector } from '../installations/installations-projector.js';
 import { listInstallationsBySite } from '../installations/installations-queries.js';
@@ -149,6 +150,40 @@ describe('sites read model', () => {
     const rows = await table();
     await redeliver(streams);
     expect(await table()).toEqual(rows);
+  });
+
+  it('applied as one batch, projector after projector, copies what one event at a time copies', async () => {
+    // The runner gives each projector its share of a batch in registration
+    // order: a site or an installation then reads its client as it stands after
+    // the whole batch, here already moved to Lyon by a later event.
+    const [movedClient, movedSite, movedInstallation] = [randomUUID(), randomUUID(), randomUUID()];
+    const ownStreams = [`client-${movedClient}`, `site-${movedSite}`, `installation-${movedInstallation}`];
+    // Built live, one append (one batch) at a time.
+    await given(ownStreams[0]!, [client(movedClient, 'Déménageur', paris)]);
+    await given(ownStreams[1]!, [site(movedSite, movedClient, 'Halle')]);
+    await given(ownStreams[2]!, [installation(movedInstallation, movedSite, 'Désenfumage halle', ssi)]);
+    await given(ownStreams[0]!, [client(movedClient, 'Déménageur', lyon, 'ClientUpdated')]);
+    const rows = async (db: Queryable) => ({
+      clients: (await db.query('SELECT * FROM rm.clients WHERE id = $1', [movedClient])).rows,
+      sites: (await db.query('SELECT * FROM rm.sites WHERE id = $1', [movedSite])).rows,
+      installations: (await db.query('SELECT * FROM rm.installations WHERE id = $1', [movedInstallation])).rows,
+    });
+    const live = await rows(h.pool);
+    expect(live.installations).toEqual([expect.objectContaining({ agence_id: lyon, client_revision: 1 })]);
+
+    const log = (await Promise.all(ownStreams.map((stream) => h.store.readStream(stream)))).flat().sort((a, b) => h.store.comparePositions(a.position, b.position));
+    const tx = await h.pool.connect();
+    try {
+      await tx.query('BEGIN');
+      await tx.query('DELETE FROM rm.installations WHERE id = $1', [movedInstallation]);
+      await tx.query('DELETE FROM rm.sites WHERE id = $1', [movedSite]);
+      await tx.query('DELETE FROM rm.clients WHERE id = $1', [movedClient]);
+      for (const projector of projectors) await projector.apply(tx, log.filter((event) => projector.handles.includes(event.type)));
+      expect(await rows(tx)).toEqual(live);
+    } finally {
+      await tx.query('ROLLBACK');
+      tx.release();
+    }
   });
 
   it('gives the same rows after a rebuild', async () => {

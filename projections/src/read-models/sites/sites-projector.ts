@@ -1,5 +1,5 @@
 import { clientEventSchema, siteEventSchema } from '@fsm/contracts';
-import type { Projector } from '../../projector.js';
+import { eventByEvent, type Projector } from '../../projector.js';
 import { domainEvent } from '../domain-event.js';
 
 const handledSiteEvents = siteEventSchema.options.map((option) => option.shape.type.value);
@@ -11,9 +11,11 @@ const handledSiteEvents = siteEventSchema.options.map((option) => option.shape.t
  * stream's revision they come from (`client_revision`), as the site's own
  * facts are by `last_revision`.
  *
- * Reads rm.clients when a site is created or moved: the runner applies every
- * projector event by event in log order, so the client's row is there (the
- * clients projector must run in the same runner).
+ * Reads rm.clients when a site is created or moved: the runner applies the
+ * clients projector's share of a batch before this one's, so the client's row
+ * is there (at its state after the batch: `client_revision` then makes the
+ * batch's later client events change nothing, and the rows are those of one
+ * event at a time). The clients projector must run in the same runner.
  */
 export const sitesProjector: Projector = {
   name: 'sites',
@@ -38,7 +40,7 @@ export const sitesProjector: Projector = {
     CREATE INDEX IF NOT EXISTS sites_client ON rm.sites (client_id, lower(nom)) WHERE NOT deleted AND NOT client_deleted;
     CREATE INDEX IF NOT EXISTS sites_agence ON rm.sites (agence_id) WHERE NOT deleted AND NOT client_deleted;
     CREATE INDEX IF NOT EXISTS sites_client_all ON rm.sites (client_id);`,
-  async apply(tx, recorded) {
+  apply: eventByEvent(async (tx, recorded) => {
     if (recorded.type === 'ClientUpdated' || recorded.type === 'ClientDeleted') {
       const event = domainEvent(clientEventSchema, recorded);
       switch (event.type) {
@@ -84,5 +86,5 @@ export const sitesProjector: Projector = {
         await tx.query(`UPDATE rm.sites SET deleted = true, last_revision = $2 WHERE id = $1 AND last_revision < $2`, [event.data.siteId, revision]);
         return [event.data.siteId];
     }
-  },
+  }),
 };

@@ -1,5 +1,5 @@
 import { templateEventSchema } from '@fsm/contracts';
-import type { Projector } from '../../projector.js';
+import { eventByEvent, type Projector } from '../../projector.js';
 import { domainEvent } from '../domain-event.js';
 
 /** Document templates (report layouts), one row each. */
@@ -18,7 +18,7 @@ export const templatesProjector: Projector = {
       last_revision int NOT NULL
     );
     CREATE INDEX IF NOT EXISTS templates_name ON rm.templates (lower(name), id) WHERE NOT deleted;`,
-  async apply(tx, recorded) {
+  apply: eventByEvent(async (tx, recorded) => {
     const event = domainEvent(templateEventSchema, recorded);
     const revision = recorded.revision;
     switch (event.type) {
@@ -39,5 +39,5 @@ export const templatesProjector: Projector = {
         await tx.query(`UPDATE rm.templates SET deleted = true, last_revision = $2 WHERE id = $1 AND last_revision < $2`, [event.data.templateId, revision]);
         return [event.data.templateId];
     }
-  },
+  }),
 };

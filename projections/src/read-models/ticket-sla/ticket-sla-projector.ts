@@ -4,6 +4,7 @@ import type { PoolClient } from 'pg';
 import type { Projector } from '../../projector.js';
 import { domainEvent } from '../domain-event.js';
 import { ticketIdOf } from '../tickets/ticket-stream.js';
+import { quoteFromVisit } from '../tickets/quote-from-visit.js';
 import { columns, streamRounds } from '../tickets/ticket-rounds.js';
 import { evaluateTicketSla, sameFigures, type TicketSlaFigures } from './ticket-sla-evaluation.js';
 
@@ -83,18 +84,7 @@ export const ticketSlaProjector: Projector = {
       horaires jsonb NOT NULL,
       last_revision int NOT NULL
     );`,
-  async apply(tx, recorded) {
-    switch (recorded.type) {
-      case 'MetierCreated':
-      case 'MetierUpdated':
-        return onMetier(tx, recorded);
-      case 'AgenceHorairesSet':
-        return onHoraires(tx, recorded);
-      default:
-        return onTicket(tx, recorded);
-    }
-  },
-  async applyBatch(tx, events) {
+  async apply(tx, events) {
     // Trade and agency events re-evaluate many tickets: they stay one at a
     // time, and the ticket events before them are written first.
     const changed = new Set<string>();
@@ -106,7 +96,8 @@ export const ticketSlaProjector: Projector = {
     for (const recorded of events) {
       if (recorded.type === 'MetierCreated' || recorded.type === 'MetierUpdated' || recorded.type === 'AgenceHorairesSet') {
         await flush();
-        for (const id of (await ticketSlaProjector.apply(tx, recorded)) ?? []) changed.add(id);
+        const ids = recorded.type === 'AgenceHorairesSet' ? await onHoraires(tx, recorded) : await onMetier(tx, recorded);
+        for (const id of ids) changed.add(id);
       } else {
         ticketEvents.push(recorded);
       }
@@ -118,69 +109,14 @@ export const ticketSlaProjector: Projector = {
 
 // ─── Ticket events: update a fact, then re-evaluate the ticket ───────────────
 
-/** The first visit asking for a quote opens it at its end; later visits never withdraw it (as rm.tickets). */
-const QUOTE_FROM_VISIT = `devis = GREATEST(devis, $3::smallint),
-  date_devis = CASE WHEN devis = 0 AND $3::smallint = 1 THEN $4::timestamptz ELSE date_devis END`;
-
-async function onTicket(tx: PoolClient, recorded: RecordedEvent): Promise<string[]> {
-  const event = domainEvent(TicketEventSchema, recorded);
-  const ticketId = ticketIdOf(recorded);
-  const revision = recorded.revision;
-  let changed: number | null;
-  switch (event.type) {
-    case 'TicketOpened': {
-      const d = event.data;
-      ({ rowCount: changed } = await tx.query(
-        `INSERT INTO rm.ticket_sla (ticket_id, agence_id, metier_id, created_at, delai, echeance, last_revision)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT (ticket_id) DO NOTHING`,
-        [ticketId, d.agenceId, d.metier?.id ?? null, d.openedAt, d.delai, d.echeance, revision],
-      ));
-      break;
-    }
-    case 'ReinterventionRecorded': {
-      const v = event.data;
-      ({ rowCount: changed } = await tx.query(
-        `UPDATE rm.ticket_sla SET first_arrive_at = LEAST(first_arrive_at, $2::timestamptz), ${QUOTE_FROM_VISIT}, last_revision = $5
-         WHERE ticket_id = $1 AND last_revision < $5`,
-        [ticketId, v.arriveAt, v.devis, v.closedAt, revision],
-      ));
-      break;
-    }
-    case 'TicketClosed': {
-      const v = event.data;
-      ({ rowCount: changed } = await tx.query(
-        `UPDATE rm.ticket_sla SET first_arrive_at = LEAST(first_arrive_at, $2::timestamptz), clos_at = $4, ${QUOTE_FROM_VISIT}, last_revision = $5
-         WHERE ticket_id = $1 AND last_revision < $5`,
-        [ticketId, v.arriveAt, v.devis, v.closedAt, revision],
-      ));
-      break;
-    }
-    case 'QuoteValidated': {
-      // A bare day ('2026-11-22') is that day's 00:00 in Paris, as devisOk reads it.
-      const registeredAt = new Date(parisInstantMs(event.data.dateEnregistrementDevis));
-      ({ rowCount: changed } = await tx.query(
-        `UPDATE rm.ticket_sla SET devis_registered_at = $2, last_revision = $3 WHERE ticket_id = $1 AND last_revision < $3`,
-        [ticketId, registeredAt, revision],
-      ));
-      break;
-    }
-    default:
-      // Taking in charge and reports change no SLA fact; the revision guard
-      // needs no bump since revisions only grow.
-      return [];
-  }
-  if (!changed) return [];
-  await reevaluate(tx, 'ticket_id', ticketId);
-  return [ticketId];
-}
-
 /**
- * The ticket events of a batch with the writes of `onTicket`, one statement
- * per event type and round (see streamRounds), then ONE re-evaluation of
- * every ticket whose facts changed: figures are a pure function of the
- * stored facts and of the trade clocks, which cannot change in between
- * (trade events are applied on their own, see applyBatch).
+ * The ticket events of a batch: one statement per event type and round (see
+ * streamRounds), each guarded by the ticket stream's revision, then ONE
+ * re-evaluation of every ticket whose facts changed: figures are a pure
+ * function of the stored facts and of the trade clocks, which cannot change in
+ * between (trade events are applied on their own, see `apply`). Taking in
+ * charge and reports change no SLA fact; the revision guard needs no bump for
+ * them since revisions only grow.
  */
 async function onTicketBatch(tx: PoolClient, events: readonly RecordedEvent[]): Promise<string[]> {
   const changed = new Set<string>();
@@ -217,8 +153,7 @@ async function onTicketBatch(tx: PoolClient, events: readonly RecordedEvent[]): 
           await tx.query<{ ticket_id: string }>(
             `UPDATE rm.ticket_sla s SET first_arrive_at = LEAST(s.first_arrive_at, u.arrive_at),
                clos_at = CASE WHEN u.closing THEN u.clos_at ELSE s.clos_at END,
-               devis = GREATEST(s.devis, u.devis),
-               date_devis = CASE WHEN s.devis = 0 AND u.devis = 1 THEN u.clos_at ELSE s.date_devis END,
+               ${quoteFromVisit('s', 'u')},
                last_revision = u.revision
              FROM unnest($1::uuid[], $2::boolean[], $3::timestamptz[], $4::timestamptz[], $5::smallint[], $6::int[]) AS u(ticket_id, closing, arrive_at, clos_at, devis, revision)
              WHERE s.ticket_id = u.ticket_id AND s.last_revision < u.revision
@@ -380,7 +315,7 @@ async function writeChangedFigures(tx: PoolClient, rows: readonly StoredRow[]): 
  * time (a trade may have many tickets), and writes those that differ.
  * Returns the ids whose rows changed.
  */
-async function reevaluate(tx: PoolClient, column: 'ticket_id' | 'metier_id' | 'agence_id', value: string): Promise<string[]> {
+async function reevaluate(tx: PoolClient, column: 'metier_id' | 'agence_id', value: string): Promise<string[]> {
   const changedIds: string[] = [];
   let after = '00000000-0000-0000-0000-000000000000';
   for (;;) {

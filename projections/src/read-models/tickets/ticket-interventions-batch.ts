@@ -6,10 +6,11 @@ import { columns, streamRounds } from './ticket-rounds.js';
 import { ticketIdOf } from './ticket-stream.js';
 
 /**
- * rm.ticket_interventions a batch at a time, with the writes of
- * `ticketInterventionsProjector.apply`: within a round a ticket has at most
- * one event, so the ordinal subquery (earlier rows + 1) sees every earlier
- * visit of that ticket, as it does one event at a time.
+ * rm.ticket_interventions' one writer (`ticketInterventionsProjector.apply`),
+ * a batch at a time: within a round a ticket has at most one event, so the
+ * ordinal subquery (earlier rows + 1) sees every earlier visit of that ticket,
+ * as it would one event at a time. A second delivery of a visit hits the
+ * primary key and changes nothing, so its ordinal is computed once.
  */
 export async function applyTicketInterventionsBatch(tx: PoolClient, events: readonly RecordedEvent[]): Promise<string[]> {
   const changed = new Set<string>();

@@ -1,7 +1,4 @@
-import { TicketEventSchema } from '@fsm/contracts';
 import type { Projector } from '../../projector.js';
-import { domainEvent } from '../domain-event.js';
-import { ticketIdOf } from './ticket-stream.js';
 import { applyTicketInterventionsBatch } from './ticket-interventions-batch.js';
 
 /**
@@ -40,59 +37,5 @@ export const ticketInterventionsProjector: Projector = {
       last_revision int NOT NULL,
       UNIQUE (ticket_id, ordinal)
     );`,
-  applyBatch: applyTicketInterventionsBatch,
-  async apply(tx, recorded) {
-    const event = domainEvent(TicketEventSchema, recorded);
-    const ticketId = ticketIdOf(recorded);
-    const revision = recorded.revision;
-    switch (event.type) {
-      case 'ReinterventionRecorded': {
-        const v = event.data;
-        // A second delivery hits the primary key and changes nothing, so the
-        // ordinal (count of earlier rows + 1) is computed once per visit.
-        await tx.query(
-          `INSERT INTO rm.ticket_interventions (
-             id, ticket_id, ordinal, created_at, arrive_at, clos_at,
-             technicien_id, technicien_prenom, technicien_nom,
-             constat_tech, remarque_tech, etat_arrivee, etat_depart, temps_trajet, devis,
-             signature_client_ref, signature_technicien_ref, last_revision)
-           VALUES ($1, $2, (SELECT count(*) + 1 FROM rm.ticket_interventions WHERE ticket_id = $2), $3, $4, $5,
-                   $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
-           ON CONFLICT (id) DO NOTHING`,
-          [
-            v.interventionId,
-            ticketId,
-            recorded.metadata.recordedAt,
-            v.arriveAt,
-            v.closedAt,
-            v.technicien.id,
-            v.technicien.prenom,
-            v.technicien.nom,
-            v.constatTech,
-            v.remarqueTech,
-            v.etatArrivee,
-            v.etatDepart,
-            v.tempsTrajet,
-            v.devis,
-            v.signatureClient,
-            v.signatureTechnicien,
-            revision,
-          ],
-        );
-        return [ticketId];
-      }
-      case 'TicketReportAttached': {
-        const { interventionId, nomRapport } = event.data;
-        if (interventionId === null) return;
-        await tx.query(
-          `UPDATE rm.ticket_interventions SET nom_rapport = $3, last_revision = $4
-           WHERE id = $1 AND ticket_id = $2 AND last_revision < $4`,
-          [interventionId, ticketId, nomRapport, revision],
-        );
-        return [ticketId];
-      }
-      default:
-        return;
-    }
-  },
+  apply: applyTicketInterventionsBatch,
 };

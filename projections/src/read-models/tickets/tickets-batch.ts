@@ -2,14 +2,16 @@ import { TicketEventSchema, type TicketEvent } from '@fsm/contracts';
 import type { RecordedEvent } from '@fsm/eventstore';
 import type { PoolClient } from 'pg';
 import { domainEvent } from '../domain-event.js';
+import { quoteFromVisit } from './quote-from-visit.js';
 import { columns, streamRounds } from './ticket-rounds.js';
 import { ticketIdOf } from './ticket-stream.js';
 
 /*
- * rm.tickets, a batch at a time: the same writes as `ticketsProjector.apply`
- * (same revision guards, same quote rule), but one statement per event type
- * and round instead of one per event. A rebuild replays millions of ticket
- * events; one round trip each made it run at a few thousand events/s.
+ * rm.tickets' one writer (`ticketsProjector.apply`), a batch at a time: one
+ * statement per event type and stream round instead of one per event. A
+ * rebuild replays millions of ticket events; one round trip each made it run
+ * at a few thousand events/s. Every write is guarded by the ticket stream's
+ * revision, so a redelivered event changes nothing.
  */
 
 interface Parsed<Type extends TicketEvent['type'] = TicketEvent['type']> {
@@ -126,8 +128,7 @@ export async function applyTicketsBatch(tx: PoolClient, events: readonly Recorde
            clos_technicien_id = u.technicien_id, clos_technicien_prenom = u.prenom, clos_technicien_nom = u.nom,
            constat_tech = u.constat, remarque_tech = u.remarque, etat_arrivee = u.etat_arrivee, etat_depart = u.etat_depart,
            temps_trajet = u.temps_trajet, signature_client_ref = u.signature_client, signature_technicien_ref = u.signature_technicien,
-           devis = GREATEST(t.devis, u.devis),
-           date_devis = CASE WHEN t.devis = 0 AND u.devis = 1 THEN u.clos_at ELSE t.date_devis END,
+           ${quoteFromVisit('t', 'u')},
            last_revision = u.revision
          FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[], $4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
                      $10::text[], $11::text[], $12::text[], $13::text[], $14::smallint[], $15::int[])
@@ -158,8 +159,7 @@ export async function applyTicketsBatch(tx: PoolClient, events: readonly Recorde
     if (visits.length > 0) {
       await tx.query(
         `UPDATE rm.tickets t SET statut = 'intervention', interventions_supp_count = t.interventions_supp_count + 1,
-           devis = GREATEST(t.devis, u.devis),
-           date_devis = CASE WHEN t.devis = 0 AND u.devis = 1 THEN u.clos_at ELSE t.date_devis END,
+           ${quoteFromVisit('t', 'u')},
            last_revision = u.revision
          FROM unnest($1::uuid[], $2::timestamptz[], $3::smallint[], $4::int[]) AS u(id, clos_at, devis, revision)
          WHERE t.id = u.id AND t.last_revision < u.revision`,

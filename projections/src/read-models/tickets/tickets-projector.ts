@@ -1,8 +1,4 @@
-import { TicketEventSchema, type TicketVisitReport } from '@fsm/contracts';
-import type { PoolClient } from 'pg';
 import type { Projector } from '../../projector.js';
-import { domainEvent } from '../domain-event.js';
-import { ticketIdOf } from './ticket-stream.js';
 import { applyTicketsBatch } from './tickets-batch.js';
 
 /**
@@ -20,6 +16,8 @@ import { applyTicketsBatch } from './tickets-batch.js';
  * - Idempotent: every write is guarded by the stream revision last applied,
  *   and every ticket event moves `last_revision`, so it always equals the
  *   revision of the ticket stream the row reflects.
+ * - One writer, set-based (tickets-batch.ts): a rebuild replays millions of
+ *   ticket events, and a redelivered or isolated event is a batch of one.
  */
 export const ticketsProjector: Projector = {
   name: 'tickets',
@@ -95,152 +93,5 @@ export const ticketsProjector: Projector = {
     CREATE INDEX IF NOT EXISTS tickets_closed_metier ON rm.tickets (metier_id, created_at) WHERE statut = 'clos';
     -- Pending quotes (home counts, devis_attente filters).
     CREATE INDEX IF NOT EXISTS tickets_devis_attente ON rm.tickets (agence_id) WHERE devis = 1 AND numero_devis IS NULL;`,
-  applyBatch: applyTicketsBatch,
-  async apply(tx, recorded) {
-    const event = domainEvent(TicketEventSchema, recorded);
-    const ticketId = ticketIdOf(recorded);
-    const revision = recorded.revision;
-    switch (event.type) {
-      case 'TicketOpened': {
-        const d = event.data;
-        await tx.query(
-          `INSERT INTO rm.tickets (
-             id, num_chrono, source, statut, urgent, agence_id,
-             client_id, client_nom, site_id, site_nom, site_adresse, site_code_postal, site_ville,
-             installation_id, installation_nom, astreinte, metier_id, metier_nom,
-             probleme, photo_ref, created_at, delai, echeance,
-             operateur_id, operateur_prenom, operateur_nom,
-             demandeur_prenom, demandeur_nom, demandeur_email, demandeur_telephone,
-             remarque_tech, last_revision)
-           VALUES ($1, $2, $3, 'ouvert', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
-                   $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31)
-           ON CONFLICT (id) DO NOTHING`,
-          [
-            ticketId,
-            d.numChrono,
-            d.source,
-            d.urgent,
-            d.agenceId,
-            d.client.id,
-            d.client.nom,
-            d.site.id,
-            d.site.nom,
-            d.site.adresse,
-            d.site.code_postal,
-            d.site.ville,
-            d.installation.id,
-            d.installation.nom,
-            d.installation.astreinte,
-            d.metier?.id ?? null,
-            d.metier?.nom ?? null,
-            d.probleme,
-            d.photo,
-            d.openedAt,
-            d.delai,
-            d.echeance,
-            d.operateur?.id ?? null,
-            d.operateur?.prenom ?? null,
-            d.operateur?.nom ?? null,
-            d.requester.prenom,
-            d.requester.nom,
-            d.requester.email,
-            d.requester.telephone,
-            d.remarqueTech ?? null,
-            revision,
-          ],
-        );
-        return [ticketId];
-      }
-      case 'TicketTakenInCharge': {
-        const { technicien, takenAt } = event.data;
-        await tx.query(
-          `UPDATE rm.tickets SET statut = 'en_cours', technicien_id = $2, technicien_prenom = $3, technicien_nom = $4, pris_en_charge_at = $5, last_revision = $6
-           WHERE id = $1 AND last_revision < $6`,
-          [ticketId, technicien.id, technicien.prenom, technicien.nom, takenAt, revision],
-        );
-        return [ticketId];
-      }
-      case 'TicketClosed': {
-        const v = event.data;
-        await tx.query(
-          `UPDATE rm.tickets SET statut = 'clos', clos_at = $2, arrive_at = $3,
-             clos_technicien_id = $4, clos_technicien_prenom = $5, clos_technicien_nom = $6,
-             constat_tech = $7, remarque_tech = $8, etat_arrivee = $9, etat_depart = $10, temps_trajet = $11,
-             signature_client_ref = $12, signature_technicien_ref = $13,
-             ${quoteFromVisit('$14', '$2')}, last_revision = $15
-           WHERE id = $1 AND last_revision < $15`,
-          [
-            ticketId,
-            v.closedAt,
-            v.arriveAt,
-            v.technicien.id,
-            v.technicien.prenom,
-            v.technicien.nom,
-            v.constatTech,
-            v.remarqueTech,
-            v.etatArrivee,
-            v.etatDepart,
-            v.tempsTrajet,
-            v.signatureClient,
-            v.signatureTechnicien,
-            v.devis,
-            revision,
-          ],
-        );
-        return [ticketId];
-      }
-      case 'ReinterventionRecorded': {
-        // The visit itself is a row of rm.ticket_interventions; the ticket only
-        // changes status, counts it and opens the quote it may ask for.
-        await visitOnTicket(tx, ticketId, event.data, revision);
-        return [ticketId];
-      }
-      case 'TicketReportAttached': {
-        if (event.data.interventionId === null) {
-          await tx.query(`UPDATE rm.tickets SET nom_rapport = $2, last_revision = $3 WHERE id = $1 AND last_revision < $3`, [
-            ticketId,
-            event.data.nomRapport,
-            revision,
-          ]);
-        } else {
-          await bumpRevision(tx, ticketId, revision);
-        }
-        return [ticketId];
-      }
-      case 'QuoteValidated': {
-        const d = event.data;
-        await tx.query(
-          `UPDATE rm.tickets SET numero_devis = $2, date_enregistrement_devis = $3, devis_valide_at = $4, last_revision = $5
-           WHERE id = $1 AND last_revision < $5`,
-          [ticketId, d.numeroDevis, d.dateEnregistrementDevis, d.validatedAt, revision],
-        );
-        return [ticketId];
-      }
-    }
-  },
+  apply: applyTicketsBatch,
 };
-
-/**
- * The first visit asking for a quote opens it, and its 5-day window starts at
- * that visit's end; a later visit with devis = 0 does not withdraw it (same
- * rule as the aggregate's `evolve`). Arguments are the parameter placeholders
- * of the visit's devis and of its end.
- */
-function quoteFromVisit(devis: string, visitEnd: string): string {
-  return `devis = GREATEST(devis, ${devis}::smallint),
-       date_devis = CASE WHEN devis = 0 AND ${devis}::smallint = 1 THEN ${visitEnd}::timestamptz ELSE date_devis END`;
-}
-
-async function visitOnTicket(tx: PoolClient, ticketId: string, visit: TicketVisitReport, revision: number): Promise<void> {
-  await tx.query(
-    `UPDATE rm.tickets SET statut = 'intervention', interventions_supp_count = interventions_supp_count + 1,
-       ${quoteFromVisit('$3', '$2')}, last_revision = $4
-     WHERE id = $1 AND last_revision < $4`,
-    [ticketId, visit.closedAt, visit.devis, revision],
-  );
-}
-
-/** An event of the stream that changes nothing on the row still moves its revision. */
-async function bumpRevision(tx: PoolClient, ticketId: string, revision: number): Promise<void> {
-  await tx.query(`UPDATE rm.tickets SET last_revision = $2 WHERE id = $1 AND last_revision < $2`, [ticketId, revision]);
-}

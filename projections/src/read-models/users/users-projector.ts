@@ -1,5 +1,5 @@
 import { userEventSchema } from '@fsm/contracts';
-import type { Projector } from '../../projector.js';
+import { eventByEvent, type Projector } from '../../projector.js';
 import { domainEvent } from '../domain-event.js';
 
 /**
@@ -28,7 +28,7 @@ export const usersProjector: Projector = {
     );
     CREATE UNIQUE INDEX IF NOT EXISTS users_email ON rm.users (lower(email)) WHERE NOT deleted;
     CREATE INDEX IF NOT EXISTS users_agence ON rm.users (agence_id) WHERE NOT deleted;`,
-  async apply(tx, recorded) {
+  apply: eventByEvent(async (tx, recorded) => {
     const event = domainEvent(userEventSchema, recorded);
     const revision = recorded.revision;
     switch (event.type) {
@@ -63,5 +63,5 @@ export const usersProjector: Projector = {
         await tx.query(`UPDATE rm.users SET deleted = true, last_revision = $2 WHERE id = $1 AND last_revision < $2`, [event.data.userId, revision]);
         return [event.data.userId];
     }
-  },
+  }),
 };
