@@ -7,3 +7,4 @@ export * from './kurrent/index.js';
 export * from './blobs/blob-store.js';
 export * from './copy/copy-events.js';
 export { storeForUrl } from './copy/store-for-url.js';
+export * from './consumer/index.js';

@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   pool.on('error', (error) => logger.warn({ err: error }, 'Postgres : connexion inactive perdue'));
   const store = createEventStore({ EVENTSTORE_URL: env.EVENTSTORE_URL, DATABASE_URL: env.DATABASE_URL }, { pool });
   await store.migrate();
-  const projections = await startProjections({ pool, store, logger: logger.child({ role: 'projections' }) });
+  const projections = await startProjections({ pool, store, logger: logger.child({ role: 'projections' }), leaseMs: env.LEADER_LEASE_MS });
   const workers = await startWorkers({ env, pool, store, logger });
   const redisProbe = createRedisProbe(env.REDIS_URL);
   const webRoot = env.WEB_ROOT ?? fileURLToPath(new URL('../../web/dist', import.meta.url));

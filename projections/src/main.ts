@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   pool.on('error', (error) => logger.warn({ err: error }, 'Postgres: connexion inactive perdue'));
   const store = createEventStore({ EVENTSTORE_URL: env.EVENTSTORE_URL, DATABASE_URL: env.DATABASE_URL }, { pool });
   await store.migrate();
-  const runner = await startProjections({ pool, store, logger });
+  const runner = await startProjections({ pool, store, logger, leaseMs: env.LEADER_LEASE_MS });
   // The runner's retry timers are unref'd (tests and the launcher must be able to exit).
   // While Postgres is down this role holds no connection at all, so nothing else would
   // keep the process alive: it would exit silently instead of retrying. Hold it until SIGTERM.

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type pg from 'pg';
 import type { QueryResult } from 'pg';
-import type { EventStore, Position, RecordedEvent, Subscription, SubscriptionBatch } from '@fsm/eventstore';
+import { LeasedConsumer, isLeaseLost, leaseName, type EventStore, type LeaderSession, type Position, type RecordedEvent, type SubscriptionBatch } from '@fsm/eventstore';
 import type { Projector } from './projector.js';
 import { RUNNER_SCHEMA, STOPPED_PROJECTORS_DDL, readStoppedProjectors, type StoppedProjector } from './stopped-projectors.js';
 
@@ -30,11 +30,13 @@ export interface ProjectionRunnerOptions {
   pool: pg.Pool;
   store: EventStore;
   projectors: readonly Projector[];
-  /** Names the checkpoint and the advisory lock; one active runner per name. */
+  /** Names the checkpoint and the lease; one active runner per name. */
   name?: string;
   batchSize?: number;
   /** How often a standby runner tries to take over. */
   standbyRetryMs?: number;
+  /** How long a runner that stops renewing its lease keeps it (LEADER_LEASE_MS, default 10 s). */
+  leaseMs?: number;
   logger?: RunnerLogger;
 }
 
@@ -113,8 +115,9 @@ interface StoredCheckpoint {
  * Reads the global log and applies every projector of a batch and the
  * checkpoints in ONE transaction (compare-and-set on the stored row), so each
  * event reaches each read model exactly once, whichever process or crash is
- * involved. A session advisory lock makes one runner per name active; others
- * wait as standbys and take over when its session ends.
+ * involved. A lease (LeasedConsumer, docs/operations.md) makes one runner per
+ * name active; others wait as standbys and take over when it expires or its
+ * holder's session ends, and every batch is fenced by that lease.
  *
  * Each projector has its own checkpoint. `position` (proj.checkpoints) is where
  * every running projector is, and what read-your-writes waits for;
@@ -132,17 +135,10 @@ export class ProjectionRunner extends EventEmitter {
   private readonly byType = new Map<string, Projector[]>();
   /** Per projector, those reading its tables, directly or through another: they stop with it. */
   private readonly readers = new Map<Projector, Projector[]>();
-  private readonly batchSize: number;
-  private readonly standbyRetryMs: number;
   private readonly logger: RunnerLogger;
-  private lockClient: pg.PoolClient | undefined;
-  private subscription: Subscription | undefined;
-  private standbyTimer: NodeJS.Timeout | undefined;
-  private stopped = true;
-  private active = false;
+  private readonly consumer: LeasedConsumer;
   private lastPosition: Position | null = null;
   private caughtUpOnce = false;
-  private restarting = false;
   /** Set by a reset: the replayed tables are vacuumed and analyzed once caught up. */
   private analyzeWhenCaughtUp = false;
   private rebuildCheckTimer: NodeJS.Timeout | undefined;
@@ -159,13 +155,11 @@ export class ProjectionRunner extends EventEmitter {
     this.pool = options.pool;
     this.store = options.store;
     this.projectors = options.projectors;
-    this.batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
-    this.standbyRetryMs = options.standbyRetryMs ?? 2_000;
     this.logger = options.logger ?? silentLogger;
     const names = new Set<string>();
     for (const projector of this.projectors) {
       if (names.has(projector.name)) throw new Error(`projector ${projector.name} registered twice`);
-      // Each event reaches the projectors in this order: a reader after what it reads sees that event's rows.
+      // Projectors are applied in this order: a reader after what it reads sees its rows (Projector.readsFrom).
       for (const source of projector.readsFrom ?? []) {
         if (!names.has(source)) throw new Error(`projector ${projector.name} reads ${source}: register ${source} before it, in the same runner`);
       }
@@ -187,11 +181,38 @@ export class ProjectionRunner extends EventEmitter {
         this.projectors.filter((reader) => found.has(reader.name)),
       );
     }
+    this.consumer = new LeasedConsumer({
+      pool: this.pool,
+      store: this.store,
+      lease: leaseName('projections', this.name),
+      label: 'projections',
+      batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
+      eventTypes: [...this.byType.keys()],
+      ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
+      ...(options.standbyRetryMs !== undefined ? { standbyRetryMs: options.standbyRetryMs } : {}),
+      logger: this.logger,
+      onLeader: () => this.scheduleRebuildCheck(),
+      prepare: (session) => this.exclusive(() => this.prepare(session.client)),
+      handle: (batch, session) => this.applyBatch(batch, session),
+      onCaughtUp: () => {
+        this.caughtUpOnce = true;
+        if (this.analyzeWhenCaughtUp) {
+          this.analyzeWhenCaughtUp = false;
+          void this.analyzeReadModels();
+        }
+        this.emit('caughtUp', this.lastPosition);
+      },
+      onStepDown: () => {
+        if (this.rebuildCheckTimer) clearTimeout(this.rebuildCheckTimer);
+        this.rebuildCheckTimer = undefined;
+        this.caughtUpOnce = false;
+      },
+    });
   }
 
-  /** Whether this instance currently holds the lock and applies batches. */
+  /** Whether this instance currently holds the lease and applies batches. */
   get isActive(): boolean {
-    return this.active;
+    return this.consumer.isLeader;
   }
 
   /** Where every running read model is: what read-your-writes waits for. */
@@ -257,17 +278,13 @@ export class ProjectionRunner extends EventEmitter {
     }
   }
 
-  /** Starts applying, or waits as a standby while another runner holds the lock. */
+  /** Starts applying, or waits as a standby while another runner holds the lease. */
   async start(): Promise<void> {
-    this.stopped = false;
-    await this.tryActivate();
+    await this.consumer.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.standbyTimer) clearTimeout(this.standbyTimer);
-    this.standbyTimer = undefined;
-    await this.deactivate();
+    await this.consumer.stop();
   }
 
   /**
@@ -297,7 +314,7 @@ export class ProjectionRunner extends EventEmitter {
 
   /** Resolves once this runner is active and has reached the head of the log. */
   async waitUntilCaughtUp(): Promise<void> {
-    if (this.caughtUpOnce && this.active) return;
+    if (this.caughtUpOnce && this.isActive) return;
     await new Promise<void>((resolve) => {
       const onCaughtUp = () => {
         this.off('caughtUp', onCaughtUp);
@@ -307,48 +324,12 @@ export class ProjectionRunner extends EventEmitter {
     });
   }
 
-  private async tryActivate(): Promise<void> {
-    if (this.stopped || this.active) return;
-    let client: pg.PoolClient | undefined;
-    try {
-      client = await this.pool.connect();
-      const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [lockKey(this.name)]);
-      if (!rows[0]?.locked) {
-        client.release();
-        this.scheduleStandby();
-        return;
-      }
-    } catch (error) {
-      client?.release(true);
-      this.logger.warn({ err: error }, 'projections: cannot reach Postgres, retrying');
-      this.scheduleStandby();
-      return;
-    }
-    this.lockClient = client;
-    // Losing the session loses the lock: step down and compete again.
-    client.on('error', (error) => {
-      this.logger.error({ err: error }, 'projections: lock session lost');
-      void this.deactivate(true).then(() => this.scheduleStandby());
-    });
-    this.active = true;
-    this.logger.info({ runner: this.name }, 'projections: active');
-    this.scheduleRebuildCheck();
-    try {
-      const from = await this.prepare(client);
-      this.subscribe(from);
-    } catch (error) {
-      this.logger.error({ err: error }, 'projections: could not start');
-      await this.deactivate(true);
-      this.scheduleStandby();
-    }
-  }
-
   /** An idle runner receives no batch, so a requested rebuild or retry is also polled for. */
   private scheduleRebuildCheck(): void {
     if (this.rebuildCheckTimer) clearTimeout(this.rebuildCheckTimer);
     this.rebuildCheckTimer = setTimeout(() => {
       this.rebuildCheckTimer = undefined;
-      if (!this.active) return;
+      if (!this.isActive) return;
       void this.pool
         .query<{ rebuild_requested: boolean; retry_requested: boolean }>(
           `SELECT rebuild_requested, retry_requested FROM ${RUNNER_SCHEMA}.checkpoints WHERE name = $1`,
@@ -361,37 +342,10 @@ export class ProjectionRunner extends EventEmitter {
           () => undefined,
         )
         .finally(() => {
-          if (this.active) this.scheduleRebuildCheck();
+          if (this.isActive) this.scheduleRebuildCheck();
         });
     }, 1_000);
     this.rebuildCheckTimer.unref?.();
-  }
-
-  private scheduleStandby(): void {
-    if (this.stopped || this.standbyTimer) return;
-    this.standbyTimer = setTimeout(() => {
-      this.standbyTimer = undefined;
-      void this.tryActivate();
-    }, this.standbyRetryMs);
-    this.standbyTimer.unref?.();
-  }
-
-  private async deactivate(broken = false): Promise<void> {
-    const subscription = this.subscription;
-    this.subscription = undefined;
-    const wasActive = this.active;
-    this.active = false;
-    if (this.rebuildCheckTimer) clearTimeout(this.rebuildCheckTimer);
-    this.rebuildCheckTimer = undefined;
-    this.caughtUpOnce = false;
-    if (subscription) await subscription.stop().catch(() => undefined);
-    const client = this.lockClient;
-    this.lockClient = undefined;
-    if (client) {
-      if (!broken) await client.query('SELECT pg_advisory_unlock($1)', [lockKey(this.name)]).catch(() => undefined);
-      client.release(broken);
-    }
-    if (wasActive) this.logger.info({ runner: this.name }, 'projections: inactive');
   }
 
   /**
@@ -460,25 +414,6 @@ export class ProjectionRunner extends EventEmitter {
     for (const projector of this.projectors) await client.query(projector.setupSql);
   }
 
-  private subscribe(from: Position | null): void {
-    const eventTypes = [...this.byType.keys()];
-    this.subscription = this.store.subscribeToAll({
-      from,
-      batchSize: this.batchSize,
-      filter: { eventTypes },
-      onBatch: (batch) => this.applyBatch(batch),
-      onCaughtUp: () => {
-        this.caughtUpOnce = true;
-        if (this.analyzeWhenCaughtUp) {
-          this.analyzeWhenCaughtUp = false;
-          void this.analyzeReadModels();
-        }
-        this.emit('caughtUp', this.lastPosition);
-      },
-      onError: (error) => this.logger.warn({ err: error }, 'projections: subscription error, retrying'),
-    });
-  }
-
   /**
    * VACUUM ANALYZE every read-model table after a rebuild. The replay leaves
    * each ticket's earlier row versions dead (a ticket is written ~5 times),
@@ -507,27 +442,26 @@ export class ProjectionRunner extends EventEmitter {
     return run;
   }
 
-  private applyBatch(batch: SubscriptionBatch): Promise<void> {
-    return this.exclusive(() => this.applyBatchNow(batch));
+  private applyBatch(batch: SubscriptionBatch, session: LeaderSession): Promise<void> {
+    return this.exclusive(() => this.applyBatchNow(batch, session));
   }
 
-  private async applyBatchNow(batch: SubscriptionBatch): Promise<void> {
-    const client = this.lockClient;
-    if (!client || !this.active) throw new Error('projections: not active');
+  private async applyBatchNow(batch: SubscriptionBatch, session: LeaderSession): Promise<void> {
+    if (this.consumer.session !== session) throw new Error('projections: not active');
     // Batches still in flight while a rebuild or a retry restarts the subscription are dropped:
     // nothing was stored for them, and the new subscription starts from the stored checkpoints.
-    if (this.restarting) return;
+    if (this.consumer.restarting) return;
     const target = batch.checkpoint;
     if (target === null) return;
     let outcome: BatchOutcome;
     try {
-      outcome = await this.runBatch(client, batch, target, false);
+      outcome = await this.runBatch(session, batch, target, false);
     } catch (error) {
-      // A transient failure or a lost session: the subscription retries the batch whole.
+      // A transient failure, a lost session or lease: the subscription retries the batch whole (or stops).
       // Anything else may be one projector on one event: find it, and let the others go on.
-      if (isTransientFailure(error) || client !== this.lockClient || !this.active) throw error;
+      if (isTransientFailure(error) || isLeaseLost(error) || this.consumer.session !== session) throw error;
       this.logger.warn({ err: error, runner: this.name }, 'projections: a batch failed; applying it event by event, projector by projector, to find the cause');
-      outcome = await this.runBatch(client, batch, target, true);
+      outcome = await this.runBatch(session, batch, target, true);
     }
     if (outcome.kind === 'rebuild') return this.restartSubscription();
     if (outcome.kind === 'already-applied') {
@@ -579,7 +513,8 @@ export class ProjectionRunner extends EventEmitter {
    * own savepoint, stopping those that fail (`isolate` true, after the first
    * way failed).
    */
-  private async runBatch(client: pg.PoolClient, batch: SubscriptionBatch, target: Position, isolate: boolean): Promise<BatchOutcome> {
+  private async runBatch(session: LeaderSession, batch: SubscriptionBatch, target: Position, isolate: boolean): Promise<BatchOutcome> {
+    const client = session.client;
     // BEGIN and the checkpoint lock in one round trip (simple protocol, the
     // runner's own name as a literal): a batch is a few statements, so each
     // round trip saved shows in the command latency and the rebuild rate.
@@ -625,8 +560,9 @@ export class ProjectionRunner extends EventEmitter {
           resumed.map((stopped) => stopped.projector),
         ]);
       }
+      // Fenced: a runner that lost its lease meanwhile (paused, cut off) commits nothing.
       await client.query(
-        `UPDATE ${RUNNER_SCHEMA}.checkpoints SET position = ${client.escapeLiteral(position)}, projector_positions = ${client.escapeLiteral(JSON.stringify(behind))}::jsonb, updated_at = now() WHERE name = ${name}; COMMIT`,
+        `${session.fence}; UPDATE ${RUNNER_SCHEMA}.checkpoints SET position = ${client.escapeLiteral(position)}, projector_positions = ${client.escapeLiteral(JSON.stringify(behind))}::jsonb, updated_at = now() WHERE name = ${name}; COMMIT`,
       );
       const caughtUp = Object.keys(stored.behind).filter((projector) => checkpoints.has(projector) && !Object.hasOwn(behind, projector));
       const lowestRunning = this.lowest([...running].filter((projector) => !stoppedNow.has(projector)).map((projector) => checkpoints.get(projector.name) ?? null));
@@ -637,35 +573,31 @@ export class ProjectionRunner extends EventEmitter {
     }
   }
 
-  /** Every running projector's share of the batch, event by event in log order, with no savepoint. */
+  /** Every running projector's share of the batch in one call, projector after projector in registration order, with no savepoint. */
   private async applyTogether(client: pg.PoolClient, events: readonly RecordedEvent[], running: ReadonlySet<Projector>, stored: StoredCheckpoint, changed: Set<string>): Promise<BatchStop[]> {
-    // Set-based projectors get their share of the batch at the end (see Projector.applyBatch).
-    const deferred = new Map<Projector, RecordedEvent[]>();
+    const shares = new Map<Projector, RecordedEvent[]>();
     for (const event of events) {
       for (const projector of this.byType.get(event.type) ?? []) {
         if (!running.has(projector) || !this.isPending(stored, projector, event)) continue;
-        if (projector.applyBatch) {
-          const list = deferred.get(projector);
-          if (list) list.push(event);
-          else deferred.set(projector, [event]);
-          continue;
-        }
-        const ids = await projector.apply(client, event);
-        if (ids) for (const id of ids) changed.add(id);
+        const share = shares.get(projector);
+        if (share) share.push(event);
+        else shares.set(projector, [event]);
       }
     }
-    for (const [projector, list] of deferred) {
-      for (const id of (await projector.applyBatch?.(client, list)) ?? []) changed.add(id);
+    // Sources before their readers (Projector.readsFrom).
+    for (const projector of this.projectors) {
+      const share = shares.get(projector);
+      if (share) for (const id of await projector.apply(client, share)) changed.add(id);
     }
     return [];
   }
 
   /**
    * After the batch failed as a whole: each event in log order, each projector
-   * in its own savepoint (set-based ones through `apply`, which leaves the same
-   * rows). A projector that fails on an event every time is stopped just
-   * before it, with the projectors that read its tables; every other projector
-   * applies the whole batch.
+   * in its own savepoint (`apply` with a batch of one: the same writer). A
+   * projector that fails on an event every time is stopped just before it,
+   * with the projectors that read its tables; every other projector applies
+   * the whole batch.
    */
   private async applyOneByOne(client: pg.PoolClient, events: readonly RecordedEvent[], running: ReadonlySet<Projector>, stored: StoredCheckpoint, changed: Set<string>): Promise<BatchStop[]> {
     const stops = new Map<Projector, BatchStop>();
@@ -700,9 +632,9 @@ export class ProjectionRunner extends EventEmitter {
     for (let attempt = 1; attempt <= ATTEMPTS_BEFORE_STOP; attempt++) {
       await client.query('SAVEPOINT projector');
       try {
-        const ids = await projector.apply(client, event);
+        const ids = await projector.apply(client, [event]);
         await client.query('RELEASE SAVEPOINT projector');
-        if (ids) for (const id of ids) changed.add(id);
+        for (const id of ids) changed.add(id);
         return null;
       } catch (error) {
         // A session that cannot even roll back to the savepoint is gone: the batch is retried whole.
@@ -758,18 +690,8 @@ export class ProjectionRunner extends EventEmitter {
    * meanwhile (200,000 events took 8.7 s here): resubscribe from where they all are.
    */
   private skipWhatNoOneNeeds(delivered: Position, lowestRunning: Position | null): void {
-    if (lowestRunning === null || this.compare(lowestRunning, delivered) <= 0 || this.restarting || !this.lockClient) return;
-    this.restarting = true;
-    const subscription = this.subscription;
-    this.subscription = undefined;
-    // From outside the batch callback: stopping waits for the batch in progress.
-    setImmediate(() => {
-      void (async () => {
-        await subscription?.stop().catch(() => undefined);
-        this.restarting = false;
-        if (this.active && !this.subscription) this.subscribe(lowestRunning);
-      })();
-    });
+    if (lowestRunning === null || this.compare(lowestRunning, delivered) <= 0) return;
+    this.consumer.restart({ position: lowestRunning });
   }
 
   private lowest(positions: readonly (Position | null)[]): Position | null {
@@ -787,29 +709,11 @@ export class ProjectionRunner extends EventEmitter {
     return this.compare(a, b) >= 0 ? a : b;
   }
 
-  /** Stops the subscription from outside the batch callback, then prepares again (rebuild, retry) and resubscribes. */
+  /** Prepares again (rebuild, retry) and resubscribes, once the batch in progress is done. */
   private restartSubscription(): void {
-    const client = this.lockClient;
-    if (!client || this.restarting) return;
-    this.restarting = true;
-    const subscription = this.subscription;
-    this.subscription = undefined;
+    if (!this.isActive || this.consumer.restarting) return;
     this.caughtUpOnce = false;
-    setImmediate(() => {
-      void (async () => {
-        await subscription?.stop().catch(() => undefined);
-        try {
-          const from = await this.exclusive(() => this.prepare(client));
-          this.restarting = false;
-          if (this.active) this.subscribe(from);
-        } catch (error) {
-          this.restarting = false;
-          this.logger.error({ err: error }, 'projections: rebuild or retry failed');
-          await this.deactivate(true);
-          this.scheduleStandby();
-        }
-      })();
-    });
+    this.consumer.restart();
   }
 }
 
@@ -825,8 +729,8 @@ function sameVersions(a: Record<string, number>, b: Record<string, number>): boo
   return true;
 }
 
-/** A stable 64-bit advisory lock key for a name. */
-export function lockKey(name: string): string {
+/** The key of the advisory lock serialising migrations (leadership is a lease: LeasedConsumer). */
+function lockKey(name: string): string {
   return createHash('sha256').update(`fsm:${name}`).digest().readBigInt64BE(0).toString();
 }
 

@@ -7,6 +7,8 @@ export interface StartProjectionsOptions {
   pool: pg.Pool;
   store: EventStore;
   logger?: RunnerLogger;
+  /** LEADER_LEASE_MS (default 10 s). */
+  leaseMs?: number;
 }
 
 /** Migrates the read models and starts (or stands by as) the runner. */
@@ -16,6 +18,7 @@ export async function startProjections(options: StartProjectionsOptions): Promis
     store: options.store,
     projectors: readModelProjectors,
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
   });
   await runner.migrate();
   await runner.start();

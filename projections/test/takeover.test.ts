@@ -11,7 +11,7 @@ import { waitUntil } from './support.js';
 
 /*
  * Issue: projections safe as several processes. A projections process (the
- * role's own entry point) holds the runner lock; a second runner waits as a
+ * role's own entry point) holds the runner's lease; a second runner waits as a
  * standby. The first process is killed with SIGKILL — no clean shutdown, its
  * session just dies — and the standby takes over within seconds, applying
  * what was written meanwhile, once.
@@ -56,8 +56,9 @@ async function agenceNames(): Promise<string[]> {
   return rows.map((row) => row.nom);
 }
 
+/** The backend of the session holding the runner's lease. */
 async function lockHolderPid(): Promise<number | null> {
-  const { rows } = await pool.query<{ pid: number }>(`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`);
+  const { rows } = await pool.query<{ pid: number }>(`SELECT backend_pid AS pid FROM consumers.leases WHERE name = 'projections:read-models'`);
   return rows[0]?.pid ?? null;
 }
 
@@ -82,7 +83,7 @@ describe('projections as several processes', () => {
     child.kill('SIGKILL');
     const second = agenceCreated('Agence B');
     await store.appendToStream(second.stream, [second.event], { expectedRevision: 'no_stream' });
-    // The killed process's session ends at once; the standby retries every 200 ms.
+    // The killed process's session ends at once, so its lease goes without waiting for the expiry; the standby retries every 200 ms.
     await waitUntil(() => standby.isActive, 15_000, 'the standby to take over');
     await waitUntil(async () => (await agenceNames()).includes('Agence B'), 15_000, 'the standby to project');
     expect(await agenceNames()).toEqual(['Agence A', 'Agence B']);

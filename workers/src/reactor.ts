@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { EventStore, Position, RecordedEvent, Subscription, SubscriptionBatch } from '@fsm/eventstore';
+import { LeasedConsumer, leaseName, type EventStore, type LeaderSession, type Position, type RecordedEvent, type SubscriptionBatch } from '@fsm/eventstore';
 
 /** A job the reactor asks for; `jobId` is derived from the triggering event id. */
 export interface JobRequest {
@@ -32,6 +32,8 @@ export interface ReactorOptions {
   name?: string;
   batchSize?: number;
   standbyRetryMs?: number;
+  /** How long a reactor that stops renewing its lease keeps it (LEADER_LEASE_MS, default 10 s). */
+  leaseMs?: number;
   logger?: ReactorLogger;
 }
 
@@ -51,14 +53,16 @@ export const IDLE_CHECKPOINT_INTERVAL_MS = 1_000;
  * with the same job ids, which the queue ignores while it keeps the job, and
  * which the processors' keyed effects ignore after that. When Redis is down
  * the batch fails and is retried: nothing is lost, it is only late.
+ *
+ * One reactor per name is active (LeasedConsumer's lease); the checkpoint
+ * writes are fenced by it, and the lease is checked again just before jobs are
+ * enqueued, so a reactor resumed after losing it neither moves the checkpoint
+ * nor, but for that last instant, enqueues (and then only job ids already asked for).
  */
 export class Reactor {
   readonly name: string;
   private readonly byType = new Map<string, Reaction[]>();
-  private lockClient: pg.PoolClient | undefined;
-  private subscription: Subscription | undefined;
-  private standbyTimer: NodeJS.Timeout | undefined;
-  private stopped = true;
+  private readonly consumer: LeasedConsumer;
   private caughtUp = false;
   private checkpointWrittenAt = 0;
   /** A position reached by job-less batches and not yet stored. */
@@ -70,10 +74,35 @@ export class Reactor {
     for (const reaction of options.reactions) {
       for (const type of reaction.handles) this.byType.set(type, [...(this.byType.get(type) ?? []), reaction]);
     }
+    this.consumer = new LeasedConsumer({
+      pool: options.pool,
+      store: options.store,
+      lease: leaseName('reactor', this.name),
+      label: 'reactor',
+      batchSize: options.batchSize ?? 200,
+      eventTypes: [...this.byType.keys()],
+      ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
+      ...(options.standbyRetryMs !== undefined ? { standbyRetryMs: options.standbyRetryMs } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
+      prepare: async (session) => {
+        const { rows } = await session.client.query<{ position: string | null }>(`SELECT position FROM ${JOBS_SCHEMA}.reactor_checkpoints WHERE name = $1`, [this.name]);
+        return rows[0]?.position ?? null;
+      },
+      handle: (batch, session) => this.handle(batch, session),
+      onCaughtUp: () => {
+        this.caughtUp = true;
+      },
+      onStepDown: async (session, clean) => {
+        this.caughtUp = false;
+        if (clean) await this.saveUnsavedCheckpoint(session);
+        this.clearCheckpointTimer();
+        this.unsavedCheckpoint = null;
+      },
+    });
   }
 
   get isActive(): boolean {
-    return this.lockClient !== undefined;
+    return this.consumer.isLeader;
   }
 
   get hasCaughtUp(): boolean {
@@ -89,108 +118,48 @@ export class Reactor {
   }
 
   async start(): Promise<void> {
-    this.stopped = false;
-    await this.tryActivate();
+    await this.consumer.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.standbyTimer) clearTimeout(this.standbyTimer);
-    await this.deactivate(false);
+    await this.consumer.stop();
   }
 
-  private async tryActivate(): Promise<void> {
-    if (this.stopped || this.lockClient) return;
-    let client: pg.PoolClient | undefined;
-    try {
-      client = await this.options.pool.connect();
-      const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [`fsm:reactor:${this.name}`]);
-      if (!rows[0]?.locked) {
-        client.release();
-        return this.scheduleStandby();
-      }
-      const checkpoint = await client.query<{ position: string | null }>(`SELECT position FROM ${JOBS_SCHEMA}.reactor_checkpoints WHERE name = $1`, [this.name]);
-      this.lockClient = client;
-      client.on('error', () => {
-        void this.deactivate(true).then(() => this.scheduleStandby());
-      });
-      this.subscribe(checkpoint.rows[0]?.position ?? null);
-      this.options.logger?.info({ reactor: this.name }, 'reactor: active');
-    } catch (error) {
-      client?.release(true);
-      this.options.logger?.warn({ err: error }, 'reactor: cannot start, retrying');
-      this.scheduleStandby();
-    }
-  }
-
-  private scheduleStandby(): void {
-    if (this.stopped || this.standbyTimer) return;
-    this.standbyTimer = setTimeout(() => {
-      this.standbyTimer = undefined;
-      void this.tryActivate();
-    }, this.options.standbyRetryMs ?? 2_000);
-    this.standbyTimer.unref?.();
-  }
-
-  private async deactivate(broken: boolean): Promise<void> {
-    const subscription = this.subscription;
-    this.subscription = undefined;
-    this.caughtUp = false;
-    await subscription?.stop().catch(() => undefined);
-    if (!broken) await this.saveUnsavedCheckpoint().catch(() => undefined);
-    this.clearCheckpointTimer();
-    this.unsavedCheckpoint = null;
-    const client = this.lockClient;
-    this.lockClient = undefined;
-    if (client) {
-      if (!broken) await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`fsm:reactor:${this.name}`]).catch(() => undefined);
-      client.release(broken);
-    }
-  }
-
-  private subscribe(from: Position | null): void {
-    const eventTypes = [...this.byType.keys()];
-    this.subscription = this.options.store.subscribeToAll({
-      from,
-      batchSize: this.options.batchSize ?? 200,
-      ...(eventTypes.length > 0 ? { filter: { eventTypes } } : {}),
-      onBatch: (batch) => this.handle(batch),
-      onCaughtUp: () => {
-        this.caughtUp = true;
-      },
-      onError: (error) => this.options.logger?.warn({ err: error }, 'reactor: batch failed, retrying'),
-    });
-  }
-
-  private async handle(batch: SubscriptionBatch): Promise<void> {
-    const client = this.lockClient;
-    if (!client || batch.checkpoint === null) return;
+  private async handle(batch: SubscriptionBatch, session: LeaderSession): Promise<void> {
+    if (batch.checkpoint === null) return;
     const jobs = batch.events.flatMap((event) => (this.byType.get(event.type) ?? []).flatMap((reaction) => reaction.jobsFor(event)));
-    if (jobs.length > 0) await this.options.enqueue(jobs);
+    if (jobs.length > 0) {
+      // Redis is outside the fence: make sure the lease is still ours right before.
+      await this.consumer.assertLeader(session);
+      await this.options.enqueue(jobs);
+    }
     if (jobs.length === 0 && Date.now() - this.checkpointWrittenAt < IDLE_CHECKPOINT_INTERVAL_MS) {
       this.unsavedCheckpoint = batch.checkpoint;
       this.checkpointTimer ??= setTimeout(() => {
         this.checkpointTimer = undefined;
-        void this.saveUnsavedCheckpoint().catch((error: unknown) => this.options.logger?.warn({ err: error }, 'reactor: checkpoint not saved, retried at the next batch'));
+        void this.saveUnsavedCheckpoint(session).catch((error: unknown) => this.options.logger?.warn({ err: error }, 'reactor: checkpoint not saved, retried at the next batch'));
       }, IDLE_CHECKPOINT_INTERVAL_MS);
       this.checkpointTimer.unref?.();
       return;
     }
-    await this.saveCheckpoint(client, batch.checkpoint);
+    await this.saveCheckpoint(session, batch.checkpoint);
   }
 
   /** Stores a position; a later-queued write always carries a later position (the unsaved one is dropped here, synchronously). */
-  private async saveCheckpoint(client: pg.PoolClient, position: Position): Promise<void> {
+  private async saveCheckpoint(session: LeaderSession, position: Position): Promise<void> {
     this.unsavedCheckpoint = null;
     this.clearCheckpointTimer();
     this.checkpointWrittenAt = Date.now();
-    await client.query(`UPDATE ${JOBS_SCHEMA}.reactor_checkpoints SET position = $2, updated_at = now() WHERE name = $1`, [this.name, position]);
+    const client = session.client;
+    // One round trip, one implicit transaction: the fence holds the lease row until the update commits.
+    await client.query(
+      `${session.fence}; UPDATE ${JOBS_SCHEMA}.reactor_checkpoints SET position = ${client.escapeLiteral(position)}, updated_at = now() WHERE name = ${client.escapeLiteral(this.name)}`,
+    );
   }
 
-  private async saveUnsavedCheckpoint(): Promise<void> {
-    const client = this.lockClient;
+  private async saveUnsavedCheckpoint(session: LeaderSession): Promise<void> {
     const position = this.unsavedCheckpoint;
-    if (client && position !== null) await this.saveCheckpoint(client, position);
+    if (position !== null) await this.saveCheckpoint(session, position);
   }
 
   private clearCheckpointTimer(): void {

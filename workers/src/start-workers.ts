@@ -106,6 +106,7 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Runnin
       reactions,
       enqueue: queues.enqueue,
       logger: logger.child({ role: 'reactor' }),
+      leaseMs: env.LEADER_LEASE_MS,
       ...(options.reactorName ? { name: options.reactorName } : {}),
     });
     await reactor.migrate();

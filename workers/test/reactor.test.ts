@@ -105,11 +105,8 @@ describe('reactor', () => {
     expect([first.isActive, second.isActive]).toEqual([true, false]);
     await waitFor(async () => first.hasCaughtUp);
 
-    // The active reactor's lock session dies (as when its process is killed).
-    await pool.query(
-      `SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()
-         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
-    );
+    // The active reactor's leader session dies (as when its process is killed).
+    await pool.query(`SELECT pg_terminate_backend(backend_pid) FROM consumers.leases WHERE name = 'reactor:r3'`);
     const closedId = randomUUID();
     await store.appendToStream(`ticket-${randomUUID()}`, [{ id: closedId, type: 'TicketClosed', data: {} }], { expectedRevision: 'no_stream' });
     await waitFor(async () => seen.includes(`report-${closedId}`));

@@ -66,6 +66,9 @@ const trustProxy = z
  * Every setting the roles read, validated once at start-up. Defaults serve one
  * machine with no configuration.
  */
+/** The leader lease's bounds (ms): the env's and the consumer's own check (eventstore/src/consumer). */
+export const LEADER_LEASE_MS = { min: 1_000, max: 120_000, default: 10_000 } as const;
+
 export const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -92,6 +95,8 @@ export const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Max wait for the read models to include a command's events before answering. */
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+  /** Lease of the projections runner's and the reactor's leader: a standby takes over a hung leader within it. */
+  LEADER_LEASE_MS: z.coerce.number().int().min(LEADER_LEASE_MS.min).max(LEADER_LEASE_MS.max).default(LEADER_LEASE_MS.default),
 });
 
 export type Env = Omit<z.infer<typeof EnvSchema>, 'PUBLIC_URL'> & { PUBLIC_URL: string };

@@ -1,0 +1,2 @@
+export * from './lease.js';
+export * from './leased-consumer.js';
