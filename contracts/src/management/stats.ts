@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { MANAGEMENT_MESSAGES as M } from './messages.js';
+import { pageInfoShape, pagingQueryShape, refinePaging } from '../tickets/paging.js';
+import { addCalendarDays, isoDayOfWeek, type CalendarDay } from '../calendar/paris-time.js';
 
 /*
  * Objectives, gauge labels and the default window live in calendar/
@@ -67,3 +69,54 @@ export type StatsTicketItem = z.infer<typeof statsTicketItemSchema>;
 
 export const statsTicketsResponseSchema = z.object({ summary: statsSummarySchema, items: z.array(statsTicketItemSchema) });
 export type StatsTicketsResponse = z.infer<typeof statsTicketsResponseSchema>;
+
+// ─── Pages (issue #19) ───────────────────────────────────────────────────────
+
+/** GET /api/stats/tickets query with the opt-in page (`limit`, `cursor`: tickets/paging.ts). */
+export const statsTicketsPagedQuerySchema = refinePaging(statsTicketsQuerySchema.safeExtend(pagingQueryShape));
+export type StatsTicketsPagedQuery = z.output<typeof statsTicketsPagedQuerySchema>;
+
+/** One week of the Statistiques trend chart: intervention-delay compliance of the tickets opened that week (Paris). */
+export const weeklySlaPointSchema = z.object({
+  /** Monday of the week, yyyy-MM-dd (Paris). */
+  week: z.string(),
+  /** 'Sem. du 02/03'. */
+  label: z.string(),
+  /** Tickets of the week judged on the intervention delay (sla_ok not N/A). */
+  judged: z.int().min(0),
+  ok: z.int().min(0),
+  /** ok / judged in percent, one decimal as the summary rounds it; null for a week with nothing judged. */
+  pct: z.number().nullable(),
+});
+export type WeeklySlaPoint = z.infer<typeof weeklySlaPointSchema>;
+
+/** The chart's label of the week starting on `monday` (yyyy-MM-dd): 'Sem. du dd/MM'. */
+export function statsWeekLabel(monday: string): string {
+  const [, m = '', d = ''] = monday.split('-');
+  return `Sem. du ${d}/${m}`;
+}
+
+/** The Mondays of the weeks the trend shows for [from, to]: from the week holding `from` to the last one starting on or before `to`. */
+export function statsWeekMondays(from: CalendarDay, to: CalendarDay): CalendarDay[] {
+  const mondays: CalendarDay[] = [];
+  if (!from || !to || from > to) return mondays;
+  for (let monday = addCalendarDays(from, 1 - isoDayOfWeek(from)); monday <= to; monday = addCalendarDays(monday, 7)) mondays.push(monday);
+  return mondays;
+}
+
+/**
+ * `GET /api/stats/tickets?limit=` answer. `summary` and `weekly` cover the
+ * whole window and filters (SQL aggregates, whatever the page) and are given
+ * on the first page (no cursor), null on the next ones; `weekly` has every
+ * week of the window, oldest first.
+ */
+export const statsTicketsPageSchema = z.object({
+  summary: statsSummarySchema.nullable(),
+  weekly: z.array(weeklySlaPointSchema).nullable(),
+  items: z.array(statsTicketItemSchema),
+  ...pageInfoShape,
+});
+export type StatsTicketsPage = z.infer<typeof statsTicketsPageSchema>;
+
+/** What GET /api/stats/tickets answers: a page when `limit` is given, else the spec's `{ summary, items }`. */
+export const statsTicketsAnswerSchema = z.union([statsTicketsPageSchema, statsTicketsResponseSchema]);

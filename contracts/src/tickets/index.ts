@@ -12,3 +12,4 @@ export * from './num-chrono.js';
 export * from './chrono-events.js';
 export * from './ticket-summary.js';
 export * from './image-budget.js';
+export * from './paging.js';

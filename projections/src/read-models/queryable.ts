@@ -12,3 +12,17 @@ export function scopeClause(scope: AgenceScope, column: string, params: unknown[
   params.push([...scope]);
   return ` AND ${column} = ANY($${params.length}::uuid[])`;
 }
+
+/**
+ * scopeClause for a list read in index order: one agency (what a scope always
+ * is short of 'all') written as an equality, so an (agence_id, created_at ...)
+ * index is walked in order and a page stops after its rows; `= ANY(array)`
+ * makes Postgres 15 fetch every matching row and sort them.
+ */
+export function orderedScopeClause(scope: AgenceScope, column: string, params: unknown[]): string {
+  if (scope !== 'all' && scope.length === 1) {
+    params.push(scope[0]);
+    return ` AND ${column} = $${params.length}::uuid`;
+  }
+  return scopeClause(scope, column, params);
+}

@@ -8,12 +8,13 @@ import {
   defaultStatsWindow,
   statsCsvFileName,
   statsCsvCells,
+  statsTicketsAnswerSchema,
+  statsTicketsPagedQuerySchema,
   statsTicketsQuerySchema,
-  statsTicketsResponseSchema,
   toCsvLine,
   type StatsTicketsQuery,
 } from '@fsm/contracts';
-import { statsCsvPages, statsTickets, type StatsCsvItem, type StatsTicketsFilters } from '@fsm/projections';
+import { statsCsvPages, statsTickets, statsTicketsPage, type StatsCsvItem, type StatsTicketsFilters } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf } from '../../auth/principal.js';
 import { sendJsonText } from '../../http/json-text.js';
@@ -48,13 +49,17 @@ async function* csvChunks(first: IteratorResult<StatsCsvItem[], void>, pages: As
 export async function statsTicketsRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
+  /** The spec's `{ summary, items }`; with `limit` (issue #19) one page of items, the summary and weekly trend on the first. */
   typed.get(
     '/api/stats/tickets',
-    { schema: { querystring: statsTicketsQuerySchema, response: { 200: statsTicketsResponseSchema } } },
+    { schema: { querystring: statsTicketsPagedQuerySchema, response: { 200: statsTicketsAnswerSchema } } },
     async (request, reply) => {
       const scope = statsScopeOf(principalOf(request), request.query.agence_id);
       const now = deps.clock();
-      return sendJsonText(reply, await statsTickets(deps.pool, scope, filtersOf(request.query, now), now));
+      const { limit, cursor } = request.query;
+      const filters = filtersOf(request.query, now);
+      if (limit !== undefined) return sendJsonText(reply, await statsTicketsPage(deps.pool, scope, filters, now, { limit, cursor }));
+      return sendJsonText(reply, await statsTickets(deps.pool, scope, filters, now));
     },
   );
 

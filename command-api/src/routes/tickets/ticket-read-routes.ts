@@ -1,12 +1,17 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ClosedTicketsQuerySchema, TicketIdParamsSchema, TicketListSearchSchema, defaultClosedTicketsRange } from '@fsm/contracts';
-import { closedTicketPages, listInterventions, listOpenTickets, type TicketView } from '@fsm/projections';
+import { ClosedTicketsPagedQuerySchema, OpenTicketsQuerySchema, TicketIdParamsSchema, defaultClosedTicketsRange } from '@fsm/contracts';
+import { closedTicketPages, closedTicketsPage, listInterventions, listOpenTickets, openTicketsPage, type TicketView } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf, scopeOf } from '../../auth/principal.js';
 import { sendJsonText } from '../../http/json-text.js';
-import { InterventionListAnswerSchema, TicketListAnswerSchema, TicketViewSchema } from './ticket-route-schemas.js';
+import {
+  ClosedTicketsAnswerSchema,
+  InterventionListAnswerSchema,
+  OpenTicketsAnswerSchema,
+  TicketViewSchema,
+} from './ticket-route-schemas.js';
 import { staffOnly, ticketInScope } from './ticket-route-support.js';
 
 /**
@@ -46,20 +51,26 @@ export async function ticketReadRoutes(app: FastifyInstance, deps: AppDeps): Pro
    * Open tickets (list and home). The list's own URL filters apply
    * (`statut`, `urgent=1`, `devis_attente=1`); like the screen, an unknown
    * value is ignored, and `statut=clos` matches nothing here (closed tickets
-   * come from /api/tickets/clos).
+   * come from /api/tickets/clos). With `limit` (issue #19): one page of
+   * that order, `next_cursor`, `total` and the chips' `counts`.
    */
   routes.get(
     '/api/tickets',
-    { onRequest: staffOnly, schema: { querystring: TicketListSearchSchema, response: { 200: TicketListAnswerSchema } } },
+    { onRequest: staffOnly, schema: { querystring: OpenTicketsQuerySchema, response: { 200: OpenTicketsAnswerSchema } } },
     async (request, reply) => {
       const principal = principalOf(request);
-      const { statut, urgent, devis_attente } = request.query;
-      if (statut === 'clos') return { tickets: [] };
-      const tickets = await listOpenTickets(deps.pool, scopeOf(principal), deps.clock(), {
+      const { statut, urgent, devis_attente, limit, cursor } = request.query;
+      if (statut === 'clos') {
+        // Closed tickets are never in the open list: nothing to page through.
+        return limit === undefined ? { tickets: [] } : sendJsonText(reply, { tickets: [], next_cursor: null, total: 0, counts: null });
+      }
+      const filters = {
         ...(statut === undefined ? {} : { statut }),
         ...(urgent === undefined ? {} : { urgent }),
         ...(devis_attente === undefined ? {} : { devis_attente }),
-      });
+      };
+      if (limit !== undefined) return sendJsonText(reply, await openTicketsPage(deps.pool, scopeOf(principal), deps.clock(), filters, { limit, cursor }));
+      const tickets = await listOpenTickets(deps.pool, scopeOf(principal), deps.clock(), filters);
       return sendJsonText(reply, { tickets });
     },
   );
@@ -67,16 +78,19 @@ export async function ticketReadRoutes(app: FastifyInstance, deps: AppDeps): Pro
   /**
    * Closed tickets. Without any date the last 30 days (29 days ago through
    * today, French days); with one bound only, the other side is open.
+   * With `limit` (issue #19): one page, `next_cursor` and `total`.
    */
   routes.get(
     '/api/tickets/clos',
-    { onRequest: staffOnly, schema: { querystring: ClosedTicketsQuerySchema, response: { 200: TicketListAnswerSchema } } },
+    { onRequest: staffOnly, schema: { querystring: ClosedTicketsPagedQuerySchema, response: { 200: ClosedTicketsAnswerSchema } } },
     async (request, reply) => {
       const principal = principalOf(request);
       const now = deps.clock();
-      const query = request.query;
+      const { limit, cursor, ...query } = request.query;
       const range = query.date_debut === undefined && query.date_fin === undefined ? defaultClosedTicketsRange(now) : {};
-      return streamTicketList(reply, closedTicketPages(deps.pool, scopeOf(principal), now, { ...query, ...range }));
+      const filters = { ...query, ...range };
+      if (limit !== undefined) return sendJsonText(reply, await closedTicketsPage(deps.pool, scopeOf(principal), now, filters, { limit, cursor }));
+      return streamTicketList(reply, closedTicketPages(deps.pool, scopeOf(principal), now, filters));
     },
   );
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InterventionSchema, TICKET_EVENT_TYPES, TICKET_SOURCES, TicketSchema } from '@fsm/contracts';
+import { ClosedTicketsPageSchema, InterventionSchema, OpenTicketsPageSchema, TICKET_EVENT_TYPES, TICKET_SOURCES, TicketSchema } from '@fsm/contracts';
 
 /**
  * Answer schemas of the ticket routes. A ticket is the spec's entity
@@ -18,6 +18,11 @@ export const TicketViewSchema = TicketSchema.extend({
 });
 
 export const TicketListAnswerSchema = z.object({ tickets: z.array(TicketViewSchema) });
+
+/** GET /api/tickets: the spec's `{ tickets }`, or one page when `limit` is given (issue #19). */
+export const OpenTicketsAnswerSchema = z.union([OpenTicketsPageSchema.extend({ tickets: z.array(TicketViewSchema) }), TicketListAnswerSchema]);
+/** GET /api/tickets/clos: the spec's `{ tickets }`, or one page when `limit` is given (issue #19). */
+export const ClosedTicketsAnswerSchema = z.union([ClosedTicketsPageSchema.extend({ tickets: z.array(TicketViewSchema) }), TicketListAnswerSchema]);
 
 export const InterventionViewSchema = InterventionSchema.extend({
   /** 1 for the ticket's first re-intervention, then 2, ... */

@@ -4,15 +4,19 @@ import {
   formatClosingDuration,
   percentWithOneDecimal,
   startOfParisDayMs,
+  statsWeekLabel,
+  statsWeekMondays,
   summarizeStats,
   type CalendarDay,
   type StatsSummary,
   type StatsTicketItem,
+  type StatsTicketsPage,
   type StatsWindow,
   type TicketSummaryStats,
 } from '@fsm/contracts';
-import { scopeClause, type AgenceScope, type Queryable } from '../queryable.js';
+import { orderedScopeClause, scopeClause, type AgenceScope, type Queryable } from '../queryable.js';
 import { isoInstantSql } from '../tickets/tickets-queries.js';
+import { decodeCursor, keysetInstantSql, listFingerprint, pageOf, type PageRequest } from '../keyset-cursor.js';
 
 /** GET /api/stats/tickets filters, the window already filled in (Paris days, both included). */
 export interface StatsTicketsFilters {
@@ -55,7 +59,7 @@ interface StatsRow {
   sla_ok: boolean | null;
   devis_ok: boolean | null;
   interventions_count: number;
-  /** created_at as Postgres prints it (microseconds kept): the keyset cursor. */
+  /** created_at as keysetInstantSql writes it (UTC, microseconds kept): the keyset cursor. */
   cursor_created_at: string;
 }
 
@@ -81,26 +85,12 @@ function windowBounds(window: { from: CalendarDay; to: CalendarDay }): [Date, Da
   return [new Date(startOfParisDayMs(window.from)), new Date(startOfParisDayMs(addCalendarDays(window.to, 1)))];
 }
 
-/**
- * The scope as a filter the (agence_id, created_at DESC, ticket_id DESC) index
- * can walk in order: `= ANY(array)` would make Postgres fetch every matching
- * row and sort them for each page, so one agency — what a stats scope always
- * is short of 'all' — is written as an equality.
- */
-function orderedScopeClause(scope: AgenceScope, params: unknown[]): string {
-  if (scope !== 'all' && scope.length === 1) {
-    params.push(scope[0]);
-    return ` AND s.agence_id = $${params.length}::uuid`;
-  }
-  return scopeClause(scope, 's.agence_id', params);
-}
-
 interface Cursor {
   createdAt: string;
   id: string;
 }
 
-/** What a keyset page needs of its rows: the ticket and its created_at as Postgres prints it (microseconds kept). */
+/** What a keyset page needs of its rows: the ticket and its created_at as keysetInstantSql writes it (microseconds kept). */
 interface PageRow {
   id: string;
   cursor_created_at: string;
@@ -116,7 +106,7 @@ function statsSelection(scope: AgenceScope, filters: StatsTicketsFilters, now: D
   for (const id of [filters.metier_id, filters.agence_id]) if (id !== undefined && !GUID.test(id)) return null;
   const [start, end] = windowBounds(filters);
   const params: unknown[] = [now, start, end];
-  let where = `s.created_at >= $2 AND s.created_at < $3${orderedScopeClause(scope, params)}`;
+  let where = `s.created_at >= $2 AND s.created_at < $3${orderedScopeClause(scope, 's.agence_id', params)}`;
   if (filters.agence_id !== undefined) {
     params.push(filters.agence_id);
     where += ` AND s.agence_id = $${params.length}`;
@@ -156,7 +146,7 @@ async function selectStatsRows(
   const sql = `SELECT s.ticket_id AS id, t.num_chrono, t.client_nom, t.site_nom, t.installation_nom, t.technicien_prenom, t.technicien_nom,
       s.created_at, s.clos_at, ${flagColumns('$1::timestamptz')},
       ${INTERVENTIONS_COUNT} AS interventions_count,
-      s.created_at::text AS cursor_created_at
+      ${keysetInstantSql('s.created_at')} AS cursor_created_at
     FROM ${STATS_FROM}
     WHERE ${where}
     ORDER BY ${STATS_ORDER}${limitClause(limit, params)}`;
@@ -193,6 +183,105 @@ export async function statsTickets(db: Queryable, scope: AgenceScope, filters: S
       ? []
       : (await db.query<StatsTicketItem>(`SELECT ${ITEM_COLUMNS} FROM ${STATS_FROM} WHERE ${selection.where} ORDER BY ${STATS_ORDER}`, selection.params)).rows;
   return { summary: summarizeStats(items), items };
+}
+
+// ─── Keyset pages of the answer (issue #19) ─────────────────────────────────
+//
+// `GET /api/stats/tickets?limit=`: one page of items (the same rows and order
+// as statsTickets), and on the first page the summary and the weekly trend
+// over the whole window, aggregated by Postgres per week (the week the ticket
+// was opened in, Paris, Monday first) then summed here, so they never depend
+// on which items were sent.
+
+interface StatsWeekRow {
+  week: string;
+  rows: number;
+  judged: number;
+  ok: number;
+  devis_eligible: number;
+  devis_ok: number;
+}
+
+/**
+ * Per-week counts of the selection. Only rm.ticket_sla is read: the join to
+ * rm.tickets (names, for the items) doubled the cost of a year and changes
+ * nothing, both tables being written by the same runner in the same
+ * transactions (they could differ only while the tickets projector is
+ * stopped on a failing event, and then the items lack those tickets too).
+ * Grouped on the week's timestamp (a hash of ~100 groups, no sort), printed after.
+ */
+async function statsWeekFigures(db: Queryable, selection: StatsSelection): Promise<StatsWeekRow[]> {
+  const params = [...selection.params, CALENDAR_TIME_ZONE];
+  const { rows } = await db.query<StatsWeekRow>(
+    `SELECT to_char(f.week, 'YYYY-MM-DD') AS week, f.rows, f.judged, f.ok, f.devis_eligible, f.devis_ok
+     FROM (
+       SELECT date_trunc('week', s.created_at AT TIME ZONE $${params.length}::text) AS week,
+         count(*)::int AS rows,
+         -- flagColumns' flags, counted: judged when not null, ok when true.
+         count(*) FILTER (WHERE s.sla_ok IS NOT NULL OR s.sla_deadline < $1::timestamptz)::int AS judged,
+         count(*) FILTER (WHERE s.sla_ok)::int AS ok,
+         count(*) FILTER (WHERE s.devis_ok IS NOT NULL OR s.devis_due_at < $1::timestamptz)::int AS devis_eligible,
+         count(*) FILTER (WHERE s.devis_ok)::int AS devis_ok
+       FROM rm.ticket_sla s WHERE ${selection.where}
+       GROUP BY 1
+     ) f`,
+    params,
+  );
+  return rows;
+}
+
+/** summarizeStats and the screen's weekly trend, from the per-week counts; every week of the window is there, oldest first. */
+function summaryAndTrend(weeks: readonly StatsWeekRow[], filters: StatsTicketsFilters): Pick<StatsTicketsPage, 'summary' | 'weekly'> & { total: number } {
+  const sum = (field: keyof Omit<StatsWeekRow, 'week'>) => weeks.reduce((acc, week) => acc + week[field], 0);
+  const slaOk = sum('ok');
+  const judged = sum('judged');
+  const devisOk = sum('devis_ok');
+  const devisEligible = sum('devis_eligible');
+  const byWeek = new Map(weeks.map((week) => [week.week, week]));
+  const mondays = new Set([...statsWeekMondays(filters.from, filters.to), ...byWeek.keys()]);
+  return {
+    summary: {
+      sla_pct: percentWithOneDecimal(slaOk, judged),
+      sla_ok: slaOk,
+      total: judged,
+      devis_pct: percentWithOneDecimal(devisOk, devisEligible),
+      devis_ok: devisOk,
+      devis_eligible: devisEligible,
+    },
+    weekly: [...mondays].sort().map((week) => {
+      const figures = byWeek.get(week);
+      const ok = figures?.ok ?? 0;
+      const weekJudged = figures?.judged ?? 0;
+      return { week, label: statsWeekLabel(week), judged: weekJudged, ok, pct: percentWithOneDecimal(ok, weekJudged) };
+    }),
+    total: sum('rows'),
+  };
+}
+
+/**
+ * One page of the Statistiques answer: items in statsTickets' order after
+ * the cursor, `total` the tickets the window and filters hold, and on the
+ * first page only (no cursor) the summary and the weekly trend of them all.
+ */
+export async function statsTicketsPage(db: Queryable, scope: AgenceScope, filters: StatsTicketsFilters, now: Date, page: PageRequest): Promise<StatsTicketsPage> {
+  const fingerprint = listFingerprint('stats', scope, filters);
+  const key = page.cursor === undefined ? null : decodeCursor(page.cursor, fingerprint, ['instant', 'uuid']);
+  const selection = statsSelection(scope, filters, now, null);
+  if (selection === null) return { summary: null, weekly: null, items: [], next_cursor: null, total: 0 };
+  const after = key === null ? null : { createdAt: String(key[0]), id: String(key[1]) };
+  const [rows, figures] = await Promise.all([
+    selectStatsRows(db, scope, filters, now, after, page.limit + 1),
+    key === null
+      ? statsWeekFigures(db, selection).then((weeks) => summaryAndTrend(weeks, filters))
+      : // $1 (the flags' clock) is not read by a count, but its number is taken: give Postgres its type.
+        db.query<{ total: number }>(`SELECT count(*)::int AS total FROM rm.ticket_sla s WHERE ${selection.where} AND $1::timestamptz IS NOT NULL`, selection.params).then(({ rows: [row] }) => ({
+          summary: null,
+          weekly: null,
+          total: row?.total ?? 0,
+        })),
+  ]);
+  const items = pageOf(rows, page.limit, fingerprint, (row) => [row.cursor_created_at, row.id]);
+  return { summary: figures.summary, weekly: figures.weekly, items: items.rows.map(toItem), next_cursor: items.next_cursor, total: figures.total };
 }
 
 // ─── Pages ───────────────────────────────────────────────────────────────────
@@ -274,7 +363,7 @@ export async function* statsCsvPages(
       `SELECT s.ticket_id AS id, t.num_chrono, t.client_nom, t.site_nom, t.installation_nom, t.technicien_prenom, t.technicien_nom,
          ${csvDateSql('s.created_at', timeZone)} AS cree_le, ${csvDateSql('s.clos_at', timeZone)} AS cloture_le,
          ${flagColumns('$1::timestamptz')}, ${INTERVENTIONS_COUNT} AS interventions_count,
-         s.created_at::text AS cursor_created_at
+         ${keysetInstantSql('s.created_at')} AS cursor_created_at
        FROM ${STATS_FROM}
        WHERE ${where}
        ORDER BY ${STATS_ORDER}${limitClause(pageSize, params)}`,

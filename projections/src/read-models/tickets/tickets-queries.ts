@@ -1,6 +1,7 @@
 import type pg from 'pg';
-import { TICKET_TIME_ZONE, type ClosedTicketsQuery, type Ticket, type TicketSource, type TicketStatus } from '@fsm/contracts';
-import { scopeClause, type AgenceScope, type Queryable } from '../queryable.js';
+import { TICKET_TIME_ZONE, type ClosedTicketsQuery, type OpenTicketCounts, type Ticket, type TicketSource, type TicketStatus } from '@fsm/contracts';
+import { orderedScopeClause, scopeClause, type AgenceScope, type Queryable } from '../queryable.js';
+import { decodeCursor, keysetInstantSql, listFingerprint, pageOf, type PageRequest } from '../keyset-cursor.js';
 
 /**
  * A ticket as the API answers it: `TicketSchema` (spec §3, snake_case, UTC ISO
@@ -102,7 +103,8 @@ const COLUMNS = `t.id, t.num_chrono, t.source, t.statut, t.urgent, t.agence_id, 
   t.date_enregistrement_devis, t.interventions_supp_count`;
 
 /** Spec §4 rank (urgent, ouvert, other non-closed; clos is never in the open list), then newest first, then id: `compareTicketsForList`. */
-const OPEN_ORDER = `CASE WHEN t.urgent THEN 0 WHEN t.statut = 'ouvert' THEN 1 ELSE 2 END, t.created_at DESC, t.id DESC`;
+const OPEN_RANK = `CASE WHEN t.urgent THEN 0 WHEN t.statut = 'ouvert' THEN 1 ELSE 2 END`;
+const OPEN_ORDER = `${OPEN_RANK}, t.created_at DESC, t.id DESC`;
 const PENDING_QUOTE = `t.devis = 1 AND t.numero_devis IS NULL`;
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -204,7 +206,7 @@ interface TicketSelection {
 /** Open, in-progress and re-intervention tickets in scope, in list order (spec §4). */
 function openSelection(scope: AgenceScope, filters: OpenTicketFilters): TicketSelection {
   const params: unknown[] = [];
-  let where = `t.statut <> 'clos'${scopeClause(scope, 't.agence_id', params)}`;
+  let where = `t.statut <> 'clos'${orderedScopeClause(scope, 't.agence_id', params)}`;
   if (filters.statut !== undefined) {
     params.push(filters.statut);
     where += ` AND t.statut = $${params.length}`;
@@ -217,7 +219,7 @@ function openSelection(scope: AgenceScope, filters: OpenTicketFilters): TicketSe
 /** Closed tickets in scope matching every given filter, newest request first; null when a filter id is malformed (nothing matches). */
 function closedSelection(scope: AgenceScope, filters: ClosedTicketFilters): TicketSelection | null {
   const params: unknown[] = [];
-  let where = `t.statut = 'clos'${scopeClause(scope, 't.agence_id', params)}${requestDayClause(filters, params)}`;
+  let where = `t.statut = 'clos'${orderedScopeClause(scope, 't.agence_id', params)}${requestDayClause(filters, params)}`;
   for (const column of ['client_id', 'site_id', 'installation_id', 'metier_id'] as const) {
     const value = filters[column];
     if (value === undefined) continue;
@@ -312,6 +314,130 @@ export async function listOpenTickets(db: Queryable, scope: AgenceScope, now: Da
 /** Closed tickets in scope matching every given filter, newest request first. */
 export async function searchClosedTickets(db: Queryable, scope: AgenceScope, now: Date, filters: ClosedTicketFilters): Promise<TicketView[]> {
   return selectTickets(db, closedSelection(scope, filters), now);
+}
+
+// ─── Keyset pages (issue #19) ────────────────────────────────────────────────
+//
+// The same lists one page at a time, on their own sort key plus the id
+// (never OFFSET: a page costs the same wherever it is). Rows are read with
+// `limit + 1` to know whether another page follows; `total` is a count over
+// the same WHERE, and the open list's chips are counted by SQL too.
+
+export interface TicketPage {
+  tickets: TicketView[];
+  next_cursor: string | null;
+  total: number;
+}
+
+export interface OpenTicketPage extends TicketPage {
+  counts: OpenTicketCounts;
+}
+
+/** The sort-key columns a page query adds after the answer's own (removed before answering). */
+interface KeysetRow {
+  cursor_rank?: number;
+  cursor_created_at?: string;
+}
+
+/**
+ * One page of `selection`. `afterSql` is the keyset condition given the
+ * cursor's key; `keyColumns` the select-list items that give that key back.
+ */
+async function selectTicketPage(
+  db: Queryable,
+  selection: TicketSelection,
+  now: Date,
+  limit: number,
+  after: string,
+  keyColumns: string,
+  fingerprint: string,
+  keyOf: (row: KeysetRow & { id: string }) => (string | number)[],
+): Promise<{ tickets: TicketView[]; next_cursor: string | null }> {
+  const params = [...selection.params, now];
+  const nowParam = `$${params.length}::timestamptz`;
+  params.push(limit + 1);
+  const { rows } = await db.query<TicketView & KeysetRow>(
+    `SELECT ${answerColumns(nowParam)}, ${keyColumns} FROM rm.tickets t WHERE ${selection.where}${after} ORDER BY ${selection.order} LIMIT $${params.length}`,
+    params,
+  );
+  const page = pageOf(rows, limit, fingerprint, keyOf);
+  for (const row of page.rows) {
+    delete row.cursor_rank;
+    delete row.cursor_created_at;
+    answerTicket(row);
+  }
+  return { tickets: page.rows, next_cursor: page.next_cursor };
+}
+
+/** `AND (created_at, id) < (key)`: after the cursor's row in a newest-first order. */
+function createdAfterClause(params: unknown[], createdAt: string | number | undefined, id: string | number | undefined): string {
+  params.push(createdAt, id);
+  return ` AND (t.created_at, t.id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`;
+}
+
+/**
+ * A page of the open list (`listOpenTickets` in the same order), the number
+ * of tickets its filters match and the chips' counts: Tout, Urgents, Ouverts,
+ * En cours, Interventions over the caller's scope, narrowed by `devis_attente`
+ * only, as the list screen counts them.
+ */
+export async function openTicketsPage(db: Queryable, scope: AgenceScope, now: Date, filters: OpenTicketFilters, page: PageRequest): Promise<OpenTicketPage> {
+  const fingerprint = listFingerprint('tickets-open', scope, { statut: filters.statut, urgent: filters.urgent === true, devis_attente: filters.devis_attente === true });
+  const selection = openSelection(scope, filters);
+  let after = '';
+  if (page.cursor !== undefined) {
+    const [rank, createdAt, id] = decodeCursor(page.cursor, fingerprint, ['rank', 'instant', 'uuid']);
+    selection.params.push(rank);
+    const rankParam = `$${selection.params.length}::int`;
+    const created = createdAfterClause(selection.params, createdAt, id).replace(/^ AND /, '');
+    after = ` AND (${OPEN_RANK} > ${rankParam} OR (${OPEN_RANK} = ${rankParam} AND ${created}))`;
+  }
+  const counted = openSelection(scope, filters.devis_attente === true ? { devis_attente: true } : {});
+  const chips: string[] = [];
+  if (filters.statut !== undefined) {
+    counted.params.push(filters.statut);
+    chips.push(`t.statut = $${counted.params.length}`);
+  }
+  if (filters.urgent === true) chips.push('t.urgent');
+  const chip = chips.join(' AND ');
+  const [rows, counts] = await Promise.all([
+    selectTicketPage(db, selection, now, page.limit, after, `${OPEN_RANK} AS cursor_rank, ${keysetInstantSql('t.created_at')} AS cursor_created_at`, fingerprint, (row) => [
+      row.cursor_rank ?? 0,
+      row.cursor_created_at ?? '',
+      row.id,
+    ]),
+    db.query<OpenTicketCounts & { total: number }>(
+      `SELECT count(*)::int AS tout, count(*) FILTER (WHERE t.urgent)::int AS urgents,
+         count(*) FILTER (WHERE t.statut = 'ouvert')::int AS ouverts, count(*) FILTER (WHERE t.statut = 'en_cours')::int AS en_cours,
+         count(*) FILTER (WHERE t.statut = 'intervention')::int AS interventions,
+         ${chip === '' ? 'count(*)' : `count(*) FILTER (WHERE ${chip})`}::int AS total
+       FROM rm.tickets t WHERE ${counted.where}`,
+      counted.params,
+    ),
+  ]);
+  const row = counts.rows[0];
+  if (!row) throw new Error('open ticket counts: no row');
+  const { total, ...chipCounts } = row;
+  return { ...rows, total, counts: chipCounts };
+}
+
+/** A page of the closed search (`searchClosedTickets` in the same order) and the number of tickets its filters match. */
+export async function closedTicketsPage(db: Queryable, scope: AgenceScope, now: Date, filters: ClosedTicketFilters, page: PageRequest): Promise<TicketPage> {
+  const fingerprint = listFingerprint('tickets-closed', scope, filters);
+  const selection = closedSelection(scope, filters);
+  // Checked even when nothing can match: a bad cursor is a 400 on every list.
+  const key = page.cursor === undefined ? null : decodeCursor(page.cursor, fingerprint, ['instant', 'uuid']);
+  if (selection === null) return { tickets: [], next_cursor: null, total: 0 };
+  const counted = { where: selection.where, params: [...selection.params] };
+  const after = key === null ? '' : createdAfterClause(selection.params, key[0], key[1]);
+  const [rows, counts] = await Promise.all([
+    selectTicketPage(db, selection, now, page.limit, after, `${keysetInstantSql('t.created_at')} AS cursor_created_at`, fingerprint, (row) => [
+      row.cursor_created_at ?? '',
+      row.id,
+    ]),
+    db.query<{ total: number }>(`SELECT count(*)::int AS total FROM rm.tickets t WHERE ${counted.where}`, counted.params),
+  ]);
+  return { ...rows, total: counts.rows[0]?.total ?? 0 };
 }
 
 /** Tickets per fetch when a closed search is streamed. */
