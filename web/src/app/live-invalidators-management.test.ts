@@ -42,10 +42,13 @@ describe('live updates of the management screens', () => {
     ['metiers-catalogue', clientKeys.sites('c')],
     ['metier-x', statsKeys.ticketsFor({ from: '2026-01-01', to: '2026-01-31', metier_id: '', agence_id: '' })],
     ['agence-x', statsKeys.ticketsFor({ from: '2026-01-01', to: '2026-01-31', metier_id: '', agence_id: '' })],
-    ['ticket-x', statsKeys.ticketsFor({ from: '2026-01-01', to: '2026-01-31', metier_id: '', agence_id: '' })],
     ['template-x', templateKeys.list()],
   ])('%s refreshes %j', (stream, target) => {
     expect(refreshed([stream], target)).toBe(true);
+  });
+
+  it("leaves the statistics' pages to livePageRefresher on a ticket's change (invalidating them refetches every page)", () => {
+    expect(refreshed(['ticket-x'], statsKeys.ticketsFor({ from: '2026-01-01', to: '2026-01-31', metier_id: '', agence_id: '' }))).toBe(false);
   });
 
   it('never refetches QR images, which do not change', () => {

@@ -307,11 +307,21 @@ export function connectLiveUpdates(options: LiveConnectionOptions): LiveConnecti
 export function useLiveUpdates(
   token: string | null,
   invalidators: StreamInvalidators,
-  options: { enabled?: boolean } = {},
+  options: {
+    enabled?: boolean;
+    /**
+     * Told the changed streams of each message (not of a resync), for caches
+     * that refresh only what a change concerns instead of being invalidated
+     * (the paged lists, app/live-invalidators.ts).
+     */
+    onStreams?: (streams: readonly string[]) => void;
+  } = {},
 ): LiveStatus | 'off' {
   const queryClient = useQueryClient();
   const invalidatorsRef = useRef(invalidators);
   invalidatorsRef.current = invalidators;
+  const onStreamsRef = useRef(options.onStreams);
+  onStreamsRef.current = options.onStreams;
   const enabled = options.enabled ?? true;
   const supported = typeof WebSocket !== 'undefined';
   const [status, setStatus] = useState<LiveStatus | 'off'>('off');
@@ -326,7 +336,10 @@ export function useLiveUpdates(
     const batcher = createInvalidationBatcher((keys) => invalidateKeys(queryClient, keys));
     const connection = connectLiveUpdates({
       token,
-      onMessage: (message) => batcher.push(keysToInvalidate(message, invalidatorsRef.current)),
+      onMessage: (message) => {
+        batcher.push(keysToInvalidate(message, invalidatorsRef.current));
+        if (!message.resync && message.streams.length > 0) onStreamsRef.current?.(message.streams);
+      },
       // As for an HTTP 401 (spec §7): the guards send the user to /login with 'Session expirée'.
       // Unless the session moved on to another token meanwhile (a password change answers one).
       onSessionEnded: () => {

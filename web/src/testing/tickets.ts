@@ -1,3 +1,4 @@
+import { ticketQuoteState } from '@fsm/contracts';
 import type { TicketView } from '../features/tickets/api/ticket-view';
 import type { InterventionView } from '../features/tickets/api/ticket-view';
 
@@ -98,3 +99,32 @@ export const TECHNICIANS = [
   { id: IDS.technicien, prenom: 'Lucie', nom: 'Petit', role: 'technicien' },
   { id: IDS.technicien2, prenom: 'Marc', nom: 'Roux', role: 'technicien_plus' },
 ];
+
+/**
+ * A fake `GET /api/tickets` or `/api/tickets/clos` that pages as the server
+ * does (issue #19): `statut`, `urgent` and `devis_attente` filter, `limit`
+ * and `cursor` page in the given order, the first page of the open list
+ * counts the chips. The cursor is the next row's index.
+ */
+export function pagedTickets(all: readonly TicketView[]) {
+  return (request: { query: URLSearchParams }) => {
+    const q = request.query;
+    const scoped = all.filter((t) => q.get('devis_attente') !== '1' || ticketQuoteState(t) === 'pending');
+    const rows = scoped.filter((t) => (!q.get('statut') || t.statut === q.get('statut')) && (q.get('urgent') !== '1' || t.urgent));
+    const limit = Number(q.get('limit') ?? rows.length);
+    const start = q.has('cursor') ? Number(q.get('cursor')!.slice(1)) : 0;
+    const counts = {
+      tout: scoped.length,
+      urgents: scoped.filter((t) => t.urgent).length,
+      ouverts: scoped.filter((t) => t.statut === 'ouvert').length,
+      en_cours: scoped.filter((t) => t.statut === 'en_cours').length,
+      interventions: scoped.filter((t) => t.statut === 'intervention').length,
+    };
+    return {
+      tickets: rows.slice(start, start + limit),
+      next_cursor: start + limit < rows.length ? `c${start + limit}` : null,
+      total: rows.length,
+      counts: start === 0 ? counts : null,
+    };
+  };
+}

@@ -1,7 +1,6 @@
-import { SLA_OBJECTIVE_PCT } from '@fsm/contracts';
+import { SLA_OBJECTIVE_PCT, type WeeklySlaPoint } from '@fsm/contracts';
 import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatNumber } from '../../../lib/format';
-import type { WeeklySlaPoint } from '../weekly-trend';
 
 /**
  * Intervention-delay compliance per week, with the 90 % objective drawn

@@ -24,9 +24,16 @@ function item(n: number, overrides: Partial<StatsTicketItem> = {}): StatsTicketI
   };
 }
 
+/** One page (GET /api/stats/tickets?limit): the summary and weekly trend come from the server, over the whole window. */
 const ANSWER = {
   summary: { sla_pct: 92.5, sla_ok: 37, total: 40, devis_pct: 80, devis_ok: 4, devis_eligible: 5 },
+  weekly: [
+    { week: '2026-03-02', label: 'Sem. du 02/03', judged: 0, ok: 0, pct: null },
+    { week: '2026-03-09', label: 'Sem. du 09/03', judged: 2, ok: 1, pct: 50 },
+  ],
   items: [item(1), item(2, { sla_ok: false, devis_ok: false, num_chrono: 'LYO-2026-0002', technicien_prenom: null, technicien_nom: null })],
+  next_cursor: null,
+  total: 2,
 };
 
 function api(overrides: Record<string, unknown> = {}) {
@@ -84,7 +91,7 @@ describe('Statistiques screen', () => {
     await app.user.click(screen.getByRole('button', { name: 'Appliquer' }));
     await waitFor(() => expect(mock.calls('GET /api/stats/tickets')).toHaveLength(2));
     const query = mock.calls('GET /api/stats/tickets')[1]?.query;
-    expect(Object.fromEntries(query ?? [])).toEqual({ from: '2026-03-01', to: '2026-03-31', metier_id: MIDS.metier2, agence_id: MIDS.agence2 });
+    expect(Object.fromEntries(query ?? [])).toEqual({ from: '2026-03-01', to: '2026-03-31', metier_id: MIDS.metier2, agence_id: MIDS.agence2, limit: '100' });
   });
 
   it("shows the two gauges: green 'Atteint' at 90 % or more, red 'À améliorer' under 100 % for quotes", async () => {
@@ -127,7 +134,15 @@ describe('Statistiques screen', () => {
 
   it("says 'Aucune donnée pour les filtres sélectionnés.' when nothing matches", async () => {
     signIn(makeUser({ role: 'admin', permissions: ['tickets.stats'] }));
-    api({ 'GET /api/stats/tickets': { summary: { sla_pct: null, sla_ok: 0, total: 0, devis_pct: null, devis_ok: 0, devis_eligible: 0 }, items: [] } });
+    api({
+      'GET /api/stats/tickets': {
+        summary: { sla_pct: null, sla_ok: 0, total: 0, devis_pct: null, devis_ok: 0, devis_eligible: 0 },
+        weekly: [],
+        items: [],
+        next_cursor: null,
+        total: 0,
+      },
+    });
     renderApp('/stats');
     await ready();
     expect(await screen.findByText('Aucune donnée pour les filtres sélectionnés.')).toBeTruthy();
@@ -161,6 +176,26 @@ describe('Statistiques screen', () => {
     const call = mock.calls('GET /api/stats/tickets.csv')[0];
     expect(new Headers(call?.init.headers).get('Authorization')).toBe('Bearer test-token');
     expect(call?.query.get('from')).toBe(defaultStatsWindow(new Date()).from);
+    // Exports stay whole: every row, whatever the table has loaded.
+    expect(call?.query.has('limit')).toBe(false);
+  });
+
+  it('shows the true total at once and loads the next page of the table with the cursor as it scrolls', async () => {
+    signIn(makeUser({ role: 'admin', permissions: ['tickets.stats'] }));
+    const mock = api({
+      'GET /api/stats/tickets': (request: { query: URLSearchParams }) =>
+        request.query.get('cursor') === 'p2'
+          ? { summary: null, weekly: null, items: [item(3, { num_chrono: 'LYO-2026-0003' })], next_cursor: null, total: 8273 }
+          : { ...ANSWER, next_cursor: 'p2', total: 8273 },
+    });
+    renderApp('/stats');
+    await ready();
+    expect(await screen.findByText(/^8\s273 tickets$/)).toBeTruthy();
+    // Two rows loaded, both on screen: the end of the table is in view, so the next page comes.
+    expect(await screen.findByRole('rowheader', { name: 'LYO-2026-0003' })).toBeTruthy();
+    expect(mock.calls('GET /api/stats/tickets').map((call) => call.query.get('cursor'))).toEqual([null, 'p2']);
+    // The first page's summary stays.
+    expect(screen.getByRole('meter', { name: "Respect du délai d'intervention" }).getAttribute('aria-valuetext')).toBe('92,5\u202F% — Atteint');
   });
 
   it("says 'Accès refusé.' without a statistics permission", async () => {

@@ -9,7 +9,8 @@ import {
   statsCsvFlag,
   type StatsTicketItem,
 } from '@fsm/contracts';
-import { useMemo, useState, type FormEvent } from 'react';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useCurrentUser } from '../../../app/guards';
 import { AccessDenied } from '../../../components/ui/access-denied';
@@ -18,16 +19,17 @@ import { SelectField } from '../../../components/ui/select-field';
 import { SkeletonRows } from '../../../components/ui/skeleton-rows';
 import { TextField } from '../../../components/ui/text-field';
 import { errorMessage } from '../../../lib/api-client';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatNumber } from '../../../lib/format';
+import { loadedRows } from '../../../lib/infinite-pages';
+import { useDocumentTop } from '../../../lib/use-document-top';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useAgences } from '../../agences/api/get-agences';
 import { useMetierList } from '../../metiers/api/get-metiers';
 import { useUserAgences } from '../../users/api/get-user-agences';
 import { useExportStatsCsv } from '../api/export-stats-csv';
-import { useStatsTickets } from '../api/get-stats-tickets';
+import { useStatsTicketsPages } from '../api/get-stats-tickets';
 import type { StatsFilters } from '../api/stats-keys';
 import { STATS_API_ERROR, STATS_EXPORT_ERROR, STATS_NO_DATA_MESSAGE } from '../api/stats-messages';
-import { weeklySlaTrend } from '../weekly-trend';
 import { SlaTrendChart } from './sla-trend-chart';
 import { StatsGauge } from './stats-gauge';
 
@@ -75,13 +77,13 @@ export function StatsScreen() {
   const [draft, setDraft] = useState<StatsFilters>(initialFilters);
   const [applied, setApplied] = useState<StatsFilters>(draft);
   const [rangeError, setRangeError] = useState<string | null>(null);
-  const stats = useStatsTickets(applied, allowed);
+  const stats = useStatsTicketsPages(applied, allowed);
   const metiers = useMetierList(allowed);
   const agences = useAgenceOptions(allowed && global);
   const exportCsv = useExportStatsCsv();
   const [exportError, setExportError] = useState<string | null>(null);
-  const items = stats.data?.items ?? [];
-  const trend = useMemo(() => weeklySlaTrend(items, applied.from, applied.to), [items, applied.from, applied.to]);
+  const items = useMemo(() => loadedRows(stats.data, (page) => page.items), [stats.data]);
+  const firstPage = stats.data?.pages[0];
 
   if (!allowed) return <AccessDenied title="Statistiques" />;
 
@@ -100,8 +102,8 @@ export function StatsScreen() {
     exportCsv.mutate(applied, { onError: (error) => setExportError(errorMessage(error, STATS_EXPORT_ERROR)) });
   };
 
-  const summary = stats.data?.summary;
-  const technicien = (item: StatsTicketItem) => [item.technicien_prenom, item.technicien_nom].filter(Boolean).join(' ') || '—';
+  const summary = firstPage?.summary;
+  const total = firstPage?.total ?? 0;
 
   return (
     <section className="stack" aria-labelledby="screen-title">
@@ -163,14 +165,20 @@ export function StatsScreen() {
 
       {stats.data && items.length === 0 ? <Banner tone="info">{STATS_NO_DATA_MESSAGE}</Banner> : null}
 
-      {items.length > 0 ? <SlaTrendChart points={trend} /> : null}
+      {items.length > 0 && firstPage?.weekly ? <SlaTrendChart points={firstPage.weekly} /> : null}
+
+      {items.length > 0 ? (
+        <p className="muted" role="status">
+          {formatNumber(total)} ticket{total > 1 ? 's' : ''}
+        </p>
+      ) : null}
 
       {stats.isPending || items.length > 0 ? (
         <div className="table-wrap">
-          <table className="data-table data-table--clickable data-table--wrap-head">
+          <table className="data-table data-table--clickable data-table--wrap-head" aria-rowcount={stats.isPending ? undefined : total + 1}>
             <caption className="visually-hidden">Détail des tickets</caption>
             <thead>
-              <tr>
+              <tr aria-rowindex={stats.isPending ? undefined : 1}>
                 <th scope="col">N° Chrono</th>
                 <th scope="col">Client</th>
                 <th scope="col">Site</th>
@@ -183,37 +191,119 @@ export function StatsScreen() {
                 <th scope="col">Interventions</th>
               </tr>
             </thead>
-            <tbody>
-              {stats.isPending ? (
+            {stats.isPending ? (
+              <tbody>
                 <SkeletonRows columns={10} />
-              ) : (
-                items.map((item) => (
-                  <tr key={item.id} onClick={() => navigate(`/tickets/${encodeURIComponent(item.id)}`)}>
-                    <th scope="row" className="nowrap">
-                      <Link to={`/tickets/${encodeURIComponent(item.id)}`} onClick={(event) => event.stopPropagation()}>
-                        {item.num_chrono}
-                      </Link>
-                    </th>
-                    <td>{item.client_nom ?? '—'}</td>
-                    <td>{item.site_nom ?? '—'}</td>
-                    <td>{item.installation_nom ?? '—'}</td>
-                    <td>{technicien(item)}</td>
-                    <td className="nowrap">{formatDateTime(item.created_at)}</td>
-                    <td className="nowrap">{formatDateTime(item.clos_at)}</td>
-                    <td>
-                      <Flag value={item.sla_ok} label="Délai d'intervention respecté" />
-                    </td>
-                    <td>
-                      <Flag value={item.devis_ok} label="Délai de devis respecté" />
-                    </td>
-                    <td>{item.interventions_count}</td>
-                  </tr>
-                ))
-              )}
-            </tbody>
+              </tbody>
+            ) : (
+              <StatsRows
+                items={items}
+                hasNextPage={stats.hasNextPage && !stats.isError}
+                isFetchingNextPage={stats.isFetchingNextPage}
+                fetchNextPage={stats.fetchNextPage}
+                onOpen={(item) => navigate(`/tickets/${encodeURIComponent(item.id)}`)}
+              />
+            )}
           </table>
         </div>
       ) : null}
+      {stats.isFetchingNextPage ? (
+        <p className="muted" role="status">
+          Chargement…
+        </p>
+      ) : null}
     </section>
+  );
+}
+
+const COLUMNS = 10;
+/** A row's usual height; rows are measured once drawn. */
+const ESTIMATED_ROW_PX = 49;
+const OVERSCAN_ROWS = 10;
+/** The next page is asked for this many rows before the end of what is loaded. */
+const PREFETCH_ROWS = 30;
+
+function technicien(item: StatsTicketItem): string {
+  return [item.technicien_prenom, item.technicien_nom].filter(Boolean).join(' ') || '—';
+}
+
+/**
+ * The table's rows, only those on screen (issue #19: a year made an 8,273-row
+ * table): the page scrolls as before, two spacer rows stand for the rows
+ * above and below, and `aria-rowindex` tells screen readers where each drawn
+ * row sits in the whole table. Nearing the end of the loaded rows asks for
+ * the next page.
+ */
+function StatsRows({
+  items,
+  hasNextPage,
+  isFetchingNextPage,
+  fetchNextPage,
+  onOpen,
+}: {
+  items: readonly StatsTicketItem[];
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  /** Never restarts a page already on its way (react-query's default would, on every scroll). */
+  fetchNextPage: (options: { cancelRefetch: boolean }) => unknown;
+  onOpen: (item: StatsTicketItem) => void;
+}) {
+  const bodyRef = useRef<HTMLTableSectionElement>(null);
+  const top = useDocumentTop(bodyRef);
+  const virtualizer = useWindowVirtualizer({
+    count: items.length,
+    estimateSize: () => ESTIMATED_ROW_PX,
+    overscan: OVERSCAN_ROWS,
+    scrollMargin: top,
+    getItemKey: (index) => items[index]?.id ?? index,
+  });
+  const drawn = virtualizer.getVirtualItems();
+  const before = (drawn[0]?.start ?? top) - top;
+  const after = virtualizer.getTotalSize() - ((drawn.at(-1)?.end ?? top) - top);
+
+  const lastDrawn = drawn.at(-1)?.index ?? -1;
+  useEffect(() => {
+    if (hasNextPage && !isFetchingNextPage && lastDrawn >= items.length - 1 - PREFETCH_ROWS) void fetchNextPage({ cancelRefetch: false });
+  }, [hasNextPage, isFetchingNextPage, lastDrawn, items.length, fetchNextPage]);
+
+  return (
+    <tbody ref={bodyRef}>
+      {before > 0 ? (
+        <tr aria-hidden="true" className="virtual-spacer">
+          <td colSpan={COLUMNS} style={{ height: before, padding: 0, border: 0 }} />
+        </tr>
+      ) : null}
+      {drawn.map((row) => {
+        const item = items[row.index];
+        if (!item) return null;
+        return (
+          <tr key={item.id} data-index={row.index} ref={virtualizer.measureElement} aria-rowindex={row.index + 2} onClick={() => onOpen(item)}>
+            <th scope="row" className="nowrap">
+              <Link to={`/tickets/${encodeURIComponent(item.id)}`} onClick={(event) => event.stopPropagation()}>
+                {item.num_chrono}
+              </Link>
+            </th>
+            <td>{item.client_nom ?? '—'}</td>
+            <td>{item.site_nom ?? '—'}</td>
+            <td>{item.installation_nom ?? '—'}</td>
+            <td>{technicien(item)}</td>
+            <td className="nowrap">{formatDateTime(item.created_at)}</td>
+            <td className="nowrap">{formatDateTime(item.clos_at)}</td>
+            <td>
+              <Flag value={item.sla_ok} label="Délai d'intervention respecté" />
+            </td>
+            <td>
+              <Flag value={item.devis_ok} label="Délai de devis respecté" />
+            </td>
+            <td>{item.interventions_count}</td>
+          </tr>
+        );
+      })}
+      {after > 0 ? (
+        <tr aria-hidden="true" className="virtual-spacer">
+          <td colSpan={COLUMNS} style={{ height: after, padding: 0, border: 0 }} />
+        </tr>
+      ) : null}
+    </tbody>
   );
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiRequest } from '../../../lib/api-client';
+import { refreshTicketPages } from './refresh-ticket-pages';
 import { ticketKeys } from './ticket-keys';
 
 /** Multipart fields of POST /api/tickets/manual/ticket-create (spec §3 "Manual ticket payload"). */
@@ -62,6 +63,7 @@ export function useCreateManualTicket() {
     mutationFn: createManualTicket,
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: ticketKeys.lists() });
+      void refreshTicketPages(queryClient, []);
       void queryClient.invalidateQueries({ queryKey: ticketKeys.summary() });
     },
   });

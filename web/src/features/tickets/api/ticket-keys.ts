@@ -1,4 +1,8 @@
+import type { TicketListSearch } from '@fsm/contracts';
 import type { ClosedTicketsFilters } from './get-closed-tickets';
+
+/** The open list's server-side filters: the chip (`statut` or `urgent`) and the pending-quote box. */
+export type OpenTicketsPageFilters = Pick<TicketListSearch, 'statut' | 'urgent' | 'devis_attente'>;
 
 /**
  * Query keys of everything ticket-shaped: lists, details and what hangs off a
@@ -10,13 +14,21 @@ export const ticketKeys = {
   all: ['tickets'] as const,
   lists: () => [...ticketKeys.all, 'list'] as const,
   openList: () => [...ticketKeys.lists(), 'open'] as const,
-  closedLists: () => [...ticketKeys.lists(), 'closed'] as const,
-  closedList: (filters: ClosedTicketsFilters) => [...ticketKeys.closedLists(), filters] as const,
+  /**
+   * The screens' paged lists. Not under `lists()`: invalidating an infinite
+   * query refetches every loaded page, so a live change patches the pages it
+   * concerns instead (refresh-ticket-pages.ts).
+   */
+  pages: () => [...ticketKeys.all, 'pages'] as const,
+  openPages: (search: OpenTicketsPageFilters) => [...ticketKeys.pages(), 'open', search] as const,
+  closedPages: (filters: ClosedTicketsFilters) => [...ticketKeys.pages(), 'closed', filters] as const,
   summary: () => [...ticketKeys.all, 'summary'] as const,
   details: () => [...ticketKeys.all, 'detail'] as const,
   detail: (id: string) => [...ticketKeys.details(), id] as const,
   interventions: (id: string) => [...ticketKeys.detail(id), 'interventions'] as const,
   history: (id: string) => [...ticketKeys.detail(id), 'history'] as const,
+  /** Its reports and their e-mails: under the detail, so a report's live change (which invalidates details) refetches it. */
+  reports: (id: string) => [...ticketKeys.detail(id), 'reports'] as const,
   /** A report's download link (file-bound, short-lived): refreshed on its own clock, not by ticket changes. */
   reportLink: (filename: string) => [...ticketKeys.all, 'report-link', filename] as const,
 };

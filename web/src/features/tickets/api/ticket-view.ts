@@ -53,6 +53,12 @@ export function parseTicket(answer: unknown): TicketView {
   return answer as TicketView;
 }
 
+/** The unpaged answer of the ticket lists: an array or `{ tickets }` (spec §7). */
+export function isWholeTicketList(answer: unknown): boolean {
+  if (Array.isArray(answer)) return true;
+  return typeof answer === 'object' && answer !== null && Array.isArray((answer as { tickets?: unknown }).tickets) && !('next_cursor' in answer);
+}
+
 /** `GET /api/tickets` answers an array or `{ tickets }` (spec §7). */
 export function parseTicketList(answer: unknown): TicketView[] {
   const list =

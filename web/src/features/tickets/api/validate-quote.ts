@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiClient } from '../../../lib/api-client';
+import { refreshTicketPages } from './refresh-ticket-pages';
 import { ticketKeys } from './ticket-keys';
 
 export interface ValidateQuoteInput {
@@ -28,6 +29,7 @@ export function useValidateQuote() {
     mutationFn: validateQuote,
     onSuccess: (_data, input) => {
       void queryClient.invalidateQueries({ queryKey: ticketKeys.lists() });
+      void refreshTicketPages(queryClient, [input.ticketId]);
       void queryClient.invalidateQueries({ queryKey: ticketKeys.summary() });
       void queryClient.invalidateQueries({ queryKey: ticketKeys.detail(input.ticketId) });
     },

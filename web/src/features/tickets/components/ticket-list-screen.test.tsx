@@ -1,7 +1,7 @@
 import { defaultClosedTicketsRange } from '@fsm/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
-import { IDS, jsonResponse, makeTicket, makeUser, mockApi, renderApp, sentBody, signIn } from '../../../testing/render-app';
+import { describe, expect, it, vi } from 'vitest';
+import { IDS, jsonResponse, makeTicket, makeUser, mockApi, pagedTickets, renderApp, sentBody, signIn } from '../../../testing/render-app';
 
 const urgent = makeTicket({ id: IDS.ticket, num_chrono: 'LYO-2026-0003', urgent: true, statut: 'en_cours', client_nom: 'Clinique Sud', created_at: '2026-03-09T08:00:00.000Z', technicien_prenom: 'Lucie', technicien_nom: 'Petit', id_technicien: IDS.technicien });
 const opened = makeTicket({ id: IDS.ticket2, num_chrono: 'LYO-2026-0002', statut: 'ouvert', client_nom: 'Hôpital Nord', created_at: '2026-03-10T08:00:00.000Z', photo: '/api/files/photo-1' });
@@ -20,18 +20,18 @@ function cards() {
 }
 
 describe('ticket list, open view', () => {
-  it("shows 'Tickets Ouverts', 'Chargement…' then the cards in the spec's order", async () => {
+  it("shows 'Tickets Ouverts', 'Chargement…' then the cards in the server's order", async () => {
     signIn();
-    mockApi({ 'GET /api/tickets': { tickets: [inIntervention, opened, urgent] } });
+    mockApi({ 'GET /api/tickets': pagedTickets([urgent, opened, inIntervention]) });
     renderApp('/tickets');
     expect(screen.getByRole('heading', { level: 1, name: 'Tickets Ouverts' })).toBeTruthy();
     expect(screen.getByText('Chargement…')).toBeTruthy();
     await screen.findAllByRole('article');
-    // Urgent first, then ouvert, then the other open ones.
+    // The server sorts (spec §4: urgent first, then ouvert, then the other open ones).
     expect(cards()).toEqual(['Clinique Sud LYO-2026-0003', 'Hôpital Nord LYO-2026-0002', 'Mairie LYO-2026-0001']);
   });
 
-  it('accepts a bare array answer too', async () => {
+  it('reads a whole unpaged list (a server that ignores limit) as one page', async () => {
     signIn();
     mockApi({ 'GET /api/tickets': [opened] });
     renderApp('/tickets');
@@ -40,7 +40,7 @@ describe('ticket list, open view', () => {
 
   it('shows every field of a card with its label', async () => {
     signIn();
-    mockApi({ 'GET /api/tickets': [urgent, inIntervention] });
+    mockApi({ 'GET /api/tickets': pagedTickets([urgent, inIntervention]) });
     renderApp('/tickets');
     const card = within((await screen.findAllByRole('article'))[0]!);
     expect(card.getByText('Clinique Sud')).toBeTruthy();
@@ -60,7 +60,7 @@ describe('ticket list, open view', () => {
 
   it('filters with the chips and keeps the choice in the URL', async () => {
     signIn();
-    mockApi({ 'GET /api/tickets': [urgent, opened, inIntervention] });
+    mockApi({ 'GET /api/tickets': pagedTickets([urgent, opened, inIntervention]) });
     const app = renderApp('/tickets');
     await screen.findAllByRole('article');
     expect(screen.getByRole('button', { name: /^Tout/ }).getAttribute('aria-pressed')).toBe('true');
@@ -84,7 +84,7 @@ describe('ticket list, open view', () => {
     ['?devis_attente=1', 'Tout', ['Mairie LYO-2026-0001']],
   ])('opens %s with the %s chip', async (search, chip, expected) => {
     signIn();
-    mockApi({ 'GET /api/tickets': [urgent, opened, inIntervention] });
+    mockApi({ 'GET /api/tickets': pagedTickets([urgent, opened, inIntervention]) });
     renderApp(`/tickets${search}`);
     await screen.findAllByRole('article');
     expect(screen.getByRole('button', { name: new RegExp(`^${chip}`) }).getAttribute('aria-pressed')).toBe('true');
@@ -93,7 +93,7 @@ describe('ticket list, open view', () => {
 
   it('narrows the cards with the quick search, focused with /', async () => {
     signIn();
-    mockApi({ 'GET /api/tickets': [urgent, opened, inIntervention] });
+    mockApi({ 'GET /api/tickets': pagedTickets([urgent, opened, inIntervention]) });
     const app = renderApp('/tickets');
     await screen.findAllByRole('article');
     await app.user.keyboard('/');
@@ -110,14 +110,14 @@ describe('ticket list, open view', () => {
 
   it("shows 'Aucun ticket en cours.' when there is none", async () => {
     signIn();
-    mockApi({ 'GET /api/tickets': { tickets: [] } });
+    mockApi({ 'GET /api/tickets': pagedTickets([]) });
     renderApp('/tickets');
     expect(await screen.findByText('Aucun ticket en cours.')).toBeTruthy();
   });
 
   it('opens the thumbnail full size in an overlay', async () => {
     signIn();
-    mockApi({ 'GET /api/tickets': [opened] });
+    mockApi({ 'GET /api/tickets': pagedTickets([opened]) });
     const app = renderApp('/tickets');
     await app.user.click(await screen.findByRole('button', { name: 'Agrandir la photo du ticket LYO-2026-0002' }));
     const dialog = screen.getByRole('dialog', { name: 'Photo' });
@@ -129,7 +129,7 @@ describe('ticket list, open view', () => {
 
   it('opens the detail from a card', async () => {
     signIn();
-    mockApi({ 'GET /api/tickets': [opened], 'GET /api/tickets/:id': opened });
+    mockApi({ 'GET /api/tickets': pagedTickets([opened]), 'GET /api/tickets/:id': opened });
     const app = renderApp('/tickets');
     await app.user.click(await screen.findByRole('link', { name: /Hôpital Nord/ }));
     expect(app.pathname()).toBe(`/tickets/${IDS.ticket2}`);
@@ -140,6 +140,92 @@ describe('ticket list, open view', () => {
     mockApi({ 'GET /api/tickets': jsonResponse(500, { error: 'Base indisponible' }) });
     renderApp('/tickets');
     expect((await screen.findByRole('alert')).textContent).toBe('Base indisponible');
+  });
+});
+
+describe('ticket list pages (issue #19)', () => {
+  const many = (count: number, statut: 'ouvert' | 'clos') =>
+    Array.from({ length: count }, (_, i) =>
+      makeTicket({
+        id: `11111111-1111-4111-8111-${String(i).padStart(12, '0')}`,
+        num_chrono: `LYO-2026-${String(i + 1).padStart(4, '0')}`,
+        client_nom: `Client ${i + 1}`,
+        statut,
+        clos_at: statut === 'clos' ? '2026-03-10T10:00:00.000Z' : null,
+      }),
+    );
+
+  it('shows the true total at once, not the number of cards loaded', async () => {
+    signIn();
+    const api = mockApi({
+      'GET /api/tickets/clos': { tickets: many(2, 'clos'), next_cursor: 'c2', total: 8172 },
+    });
+    renderApp('/tickets?statut=clos');
+    await screen.findAllByRole('article');
+    expect(screen.getByText(/^8\s172 tickets$/)).toBeTruthy();
+    expect(api.calls('GET /api/tickets/clos')[0]!.query.get('limit')).toBe('60');
+  });
+
+  /** happy-dom lays nothing out: rows get a height, the window a scroll position. */
+  function layOut(rowHeight: number) {
+    vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockReturnValue(rowHeight);
+  }
+  function scrollTo(y: number) {
+    window.scrollTo(0, y);
+    window.dispatchEvent(new Event('scroll'));
+  }
+
+  it("draws the cards on screen only, and loads the next page with the previous page's cursor when the end comes into view", async () => {
+    signIn();
+    layOut(200);
+    const api = mockApi({ 'GET /api/tickets/clos': pagedTickets(many(70, 'clos')) });
+    renderApp('/tickets?statut=clos');
+    await screen.findByRole('link', { name: 'Client 1 LYO-2026-0001' });
+    const drawn = screen.getAllByRole('article').length;
+    expect(drawn).toBeLessThan(20);
+    expect(api.calls('GET /api/tickets/clos')).toHaveLength(1);
+
+    // To the end of the list, then to the end of the longer list.
+    scrollTo(100_000);
+    await waitFor(() => expect(api.calls('GET /api/tickets/clos')).toHaveLength(2));
+    scrollTo(200_000);
+    expect(await screen.findByRole('link', { name: 'Client 70 LYO-2026-0070' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Client 1 LYO-2026-0001' })).toBeNull();
+    expect(api.calls('GET /api/tickets/clos').map((call) => call.query.get('cursor'))).toEqual([null, 'c60']);
+    expect(screen.getByText('70 tickets')).toBeTruthy();
+  });
+
+  it("counts the chips with the server's figures and asks the server for the chip's tickets", async () => {
+    signIn();
+    const api = mockApi({
+      'GET /api/tickets': (request: { query: URLSearchParams }) => ({
+        ...pagedTickets([urgent, opened, inIntervention])(request),
+        counts: request.query.has('cursor') ? null : { tout: 1204, urgents: 17, ouverts: 800, en_cours: 300, interventions: 104 },
+      }),
+    });
+    const app = renderApp('/tickets');
+    await screen.findAllByRole('article');
+    const chip = (name: string) => screen.getByRole('button', { name: new RegExp(`^${name}`) });
+    expect(chip('Tout').textContent).toMatch(/^Tout1\s204$/);
+    expect(chip('Urgents').textContent).toBe('Urgents17');
+
+    await app.user.click(chip('En cours'));
+    await waitFor(() => expect(cards()).toEqual(['Clinique Sud LYO-2026-0003']));
+    const last = api.calls('GET /api/tickets').at(-1)!.query;
+    expect(last.get('statut')).toBe('en_cours');
+    expect(last.has('urgent')).toBe(false);
+  });
+
+  it('goes on loading pages while the quick search finds nothing in those loaded', async () => {
+    signIn();
+    layOut(200);
+    const tickets = many(130, 'ouvert');
+    const api = mockApi({ 'GET /api/tickets': pagedTickets(tickets) });
+    const app = renderApp('/tickets');
+    await screen.findAllByRole('article');
+    await app.user.type(screen.getByRole('searchbox', { name: 'Rechercher un ticket' }), 'LYO-2026-0125');
+    await waitFor(() => expect(cards()).toEqual(['Client 125 LYO-2026-0125']));
+    expect(api.calls('GET /api/tickets').map((call) => call.query.get('cursor'))).toEqual([null, 'c60', 'c120']);
   });
 });
 
@@ -172,7 +258,7 @@ describe('ticket list, closed view', () => {
 
   it("shows 'Tickets Clos' and asks for the last 30 days by default", async () => {
     signIn();
-    const api = mockApi({ 'GET /api/tickets/clos': [closedUrgent, closedOnTime] });
+    const api = mockApi({ 'GET /api/tickets/clos': pagedTickets([closedUrgent, closedOnTime]) });
     renderApp('/tickets?statut=clos');
     expect(screen.getByRole('heading', { level: 1, name: 'Tickets Clos' })).toBeTruthy();
     await screen.findAllByRole('article');
@@ -185,7 +271,7 @@ describe('ticket list, closed view', () => {
 
   it("flags a closed urgent ticket 'Fermé en urgence' with its overrun, and a pending quote", async () => {
     signIn();
-    mockApi({ 'GET /api/tickets/clos': [closedUrgent, closedOnTime] });
+    mockApi({ 'GET /api/tickets/clos': pagedTickets([closedUrgent, closedOnTime]) });
     renderApp('/tickets?statut=clos');
     const [late, onTime] = (await screen.findAllByRole('article')).map((c) => within(c));
     expect(late!.getByRole('img', { name: 'Fermé en urgence' })).toBeTruthy();
@@ -199,14 +285,14 @@ describe('ticket list, closed view', () => {
 
   it("shows 'Aucun ticket clos.' when the search finds nothing", async () => {
     signIn();
-    mockApi({ 'GET /api/tickets/clos': [] });
+    mockApi({ 'GET /api/tickets/clos': pagedTickets([]) });
     renderApp('/tickets?statut=clos');
     expect(await screen.findByText('Aucun ticket clos.')).toBeTruthy();
   });
 
   it('toggles between the open and the closed view', async () => {
     signIn();
-    mockApi({ 'GET /api/tickets': [], 'GET /api/tickets/clos': [] });
+    mockApi({ 'GET /api/tickets': pagedTickets([]), 'GET /api/tickets/clos': pagedTickets([]) });
     const app = renderApp('/tickets');
     await app.user.click(screen.getByRole('button', { name: 'Voir les tickets clos' }));
     expect(screen.getByRole('heading', { level: 1, name: 'Tickets Clos' })).toBeTruthy();
@@ -216,7 +302,7 @@ describe('ticket list, closed view', () => {
 
   it('searches clients case-insensitively, says when none matches, and closes 150 ms after blur', async () => {
     signIn();
-    mockApi({ 'GET /api/tickets/clos': [], ...lookups });
+    mockApi({ 'GET /api/tickets/clos': pagedTickets([]), ...lookups });
     const app = renderApp('/tickets?statut=clos');
     await app.user.click(screen.getByRole('button', { name: 'Filtres' }));
     const search = screen.getByRole('combobox', { name: 'Client' });
@@ -237,7 +323,11 @@ describe('ticket list, closed view', () => {
 
   it('filters by client, site and installation, a parent change emptying its children, and resets', async () => {
     signIn();
-    const api = mockApi({ 'GET /api/tickets/clos': [], ...lookups });
+    const unfiltered = pagedTickets([closedOnTime]);
+    const api = mockApi({
+      'GET /api/tickets/clos': (request: { query: URLSearchParams }) => (request.query.has('client_id') ? pagedTickets([])(request) : unfiltered(request)),
+      ...lookups,
+    });
     const app = renderApp('/tickets?statut=clos');
     await app.user.click(screen.getByRole('button', { name: 'Filtres' }));
     const site = screen.getByRole('combobox', { name: 'Site' }) as HTMLSelectElement;
@@ -273,15 +363,14 @@ describe('ticket list, closed view', () => {
     await app.user.click(screen.getByRole('button', { name: 'Réinitialiser les filtres' }));
     expect((screen.getByRole('combobox', { name: 'Client' }) as HTMLInputElement).value).toBe('');
     expect(site.value).toBe('');
-    await waitFor(() => {
-      const last = api.calls('GET /api/tickets/clos').at(-1)!.query;
-      expect([...last.keys()].sort()).toEqual(['date_debut', 'date_fin']);
-    });
+    // Back to the unfiltered search (its pages are still in cache, kept current by live updates).
+    expect(await screen.findByRole('link', { name: /LYO-2026-0010/ })).toBeTruthy();
+    expect([...api.calls('GET /api/tickets/clos')[0]!.query.keys()].sort()).toEqual(['date_debut', 'date_fin', 'limit']);
   });
 
   it("asks only for pending quotes with 'Voir uniquement les tickets clos avec devis non validé'", async () => {
     signIn();
-    const api = mockApi({ 'GET /api/tickets/clos': [], ...lookups });
+    const api = mockApi({ 'GET /api/tickets/clos': pagedTickets([]), ...lookups });
     const app = renderApp('/tickets?statut=clos');
     await app.user.click(screen.getByRole('button', { name: 'Filtres' }));
     await app.user.click(screen.getByRole('checkbox', { name: 'Voir uniquement les tickets clos avec devis non validé' }));
@@ -291,7 +380,7 @@ describe('ticket list, closed view', () => {
 
   it('arrives from the home tile with the quote filter set and the panel open', async () => {
     signIn();
-    const api = mockApi({ 'GET /api/tickets/clos': [], ...lookups });
+    const api = mockApi({ 'GET /api/tickets/clos': pagedTickets([]), ...lookups });
     renderApp('/tickets?statut=clos&devis_attente=1');
     const box = screen.getByRole('checkbox', { name: 'Voir uniquement les tickets clos avec devis non validé' }) as HTMLInputElement;
     expect(box.checked).toBe(true);
@@ -300,7 +389,7 @@ describe('ticket list, closed view', () => {
 
   it('falls back to empty look-up lists when they fail to load', async () => {
     signIn();
-    mockApi({ 'GET /api/tickets/clos': [], 'GET /api/utilisateurs': jsonResponse(500, {}) });
+    mockApi({ 'GET /api/tickets/clos': pagedTickets([]), 'GET /api/utilisateurs': jsonResponse(500, {}) });
     const app = renderApp('/tickets?statut=clos');
     await app.user.click(screen.getByRole('button', { name: 'Filtres' }));
     const technicien = screen.getByRole('combobox', { name: 'Technicien' });
@@ -313,7 +402,7 @@ describe('quote validation from the list', () => {
 
   it('is offered only with tickets.devis', async () => {
     signIn(makeUser({ permissions: [] }));
-    mockApi({ 'GET /api/tickets/clos': [pending] });
+    mockApi({ 'GET /api/tickets/clos': pagedTickets([pending]) });
     renderApp('/tickets?statut=clos');
     await screen.findAllByRole('article');
     expect(screen.queryByRole('button', { name: 'Valider le devis' })).toBeNull();
@@ -322,7 +411,7 @@ describe('quote validation from the list', () => {
   it("requires the number ('Le numéro de devis est obligatoire.'), sends it and reloads the list", async () => {
     signIn(makeUser({ permissions: ['tickets.devis'] }));
     const api = mockApi({
-      'GET /api/tickets/clos': [pending],
+      'GET /api/tickets/clos': pagedTickets([pending]),
       'PATCH /api/tickets/:id/update': { success: true },
     });
     const app = renderApp('/tickets?statut=clos');
@@ -351,7 +440,7 @@ describe('quote validation from the list', () => {
     [jsonResponse(500, {}), 'Erreur lors de la validation du devis'],
   ])('shows the server error or the fallback', async (reply, text) => {
     signIn(makeUser({ permissions: ['tickets.devis'] }));
-    mockApi({ 'GET /api/tickets/clos': [pending], 'PATCH /api/tickets/:id/update': reply });
+    mockApi({ 'GET /api/tickets/clos': pagedTickets([pending]), 'PATCH /api/tickets/:id/update': reply });
     const app = renderApp('/tickets?statut=clos');
     await app.user.click(await screen.findByRole('button', { name: 'Valider le devis' }));
     const dialog = within(screen.getByRole('dialog', { name: 'Valider le devis' }));

@@ -3,7 +3,7 @@ import {
   TICKET_SUCCESS_BANNER_MS,
   TicketListSearchSchema,
   defaultClosedTicketsRange,
-  ticketQuoteState,
+  type OpenTicketCounts,
   type TicketStatus,
 } from '@fsm/contracts';
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
@@ -12,30 +12,42 @@ import { Banner } from '../../../components/ui/banner';
 import { PhotoOverlay } from '../../../components/ui/photo-overlay';
 import { useCurrentUser } from '../../../app/guards';
 import { errorMessage } from '../../../lib/api-client';
+import { formatNumber } from '../../../lib/format';
+import { loadedRows } from '../../../lib/infinite-pages';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { PERMISSIONS, hasPermission } from '../../auth/access';
-import { useClosedTickets, type ClosedTicketsFilters } from '../api/get-closed-tickets';
-import { useOpenTickets } from '../api/get-open-tickets';
+import { useClosedTicketsPages, type ClosedTicketsFilters } from '../api/get-closed-tickets';
+import { useOpenTicketsPages } from '../api/get-open-tickets';
+import type { OpenTicketsPageFilters } from '../api/ticket-keys';
 import type { TicketView } from '../api/ticket-view';
 import { AddTicketDialog } from './add-ticket-dialog';
 import { ClosedFiltersPanel } from './closed-filters-panel';
 import { QuoteValidationDialog } from './quote-validation-dialog';
-import { TicketCard } from './ticket-card';
+import { VirtualTicketGrid } from './virtual-ticket-grid';
 
 type OpenChip = 'tout' | 'urgent' | 'ouvert' | 'en_cours' | 'intervention';
 
-const CHIPS: readonly { id: OpenChip; label: string }[] = [
-  { id: 'tout', label: 'Tout' },
-  { id: 'urgent', label: 'Urgents' },
-  { id: 'ouvert', label: 'Ouverts' },
-  { id: 'en_cours', label: 'En cours' },
-  { id: 'intervention', label: 'Interventions' },
+/** Each chip with the server's count of it (first page of GET /api/tickets?limit). */
+const CHIPS: readonly { id: OpenChip; label: string; count: keyof OpenTicketCounts }[] = [
+  { id: 'tout', label: 'Tout', count: 'tout' },
+  { id: 'urgent', label: 'Urgents', count: 'urgents' },
+  { id: 'ouvert', label: 'Ouverts', count: 'ouverts' },
+  { id: 'en_cours', label: 'En cours', count: 'en_cours' },
+  { id: 'intervention', label: 'Interventions', count: 'interventions' },
 ];
 
-function chipMatches(chip: OpenChip, ticket: TicketView): boolean {
-  if (chip === 'tout') return true;
-  if (chip === 'urgent') return ticket.urgent;
-  return ticket.statut === chip;
+/** The chip and the pending-quote box as the server filters them. */
+function openPageFilters(chip: OpenChip, devisAttente: boolean): OpenTicketsPageFilters {
+  return {
+    statut: chip === 'tout' || chip === 'urgent' ? undefined : chip,
+    urgent: chip === 'urgent' ? true : undefined,
+    devis_attente: devisAttente ? true : undefined,
+  };
+}
+
+/** `8 172 tickets`, the figure of the whole result whatever is loaded. */
+export function ticketCountLabel(count: number): string {
+  return `${formatNumber(count)} ticket${count > 1 ? 's' : ''}`;
 }
 
 /** The header's quick search: a substring of the client, number, site, town or installation. */
@@ -210,12 +222,10 @@ function OpenTickets({
   onChip: (chip: OpenChip) => void;
   onClearDevisAttente: () => void;
 }) {
-  const query = useOpenTickets();
-  const all = useMemo(
-    () => (query.data ?? []).filter((t) => !devisAttente || ticketQuoteState(t) === 'pending'),
-    [query.data, devisAttente],
-  );
-  const shown = useMemo(() => all.filter((t) => chipMatches(chip, t)), [all, chip]);
+  const filters = useMemo(() => openPageFilters(chip, devisAttente), [chip, devisAttente]);
+  const query = useOpenTicketsPages(filters);
+  const tickets = useMemo(() => loadedRows(query.data, (page) => page.tickets), [query.data]);
+  const counts = query.data?.pages[0]?.counts ?? null;
 
   return (
     <>
@@ -229,7 +239,7 @@ function OpenTickets({
             onClick={() => onChip(c.id)}
           >
             {c.label}
-            {query.data ? <span className="filter-chip__count">{all.filter((t) => chipMatches(c.id, t)).length}</span> : null}
+            {counts ? <span className="filter-chip__count">{formatNumber(counts[c.count])}</span> : null}
           </button>
         ))}
         {devisAttente ? (
@@ -239,9 +249,14 @@ function OpenTickets({
         ) : null}
       </div>
       <TicketResults
-        tickets={shown}
+        tickets={tickets}
+        total={query.data?.pages[0]?.total ?? 0}
         isPending={query.isPending}
+        isRefreshing={query.isPlaceholderData}
         error={query.isError ? query.error : null}
+        hasNextPage={query.hasNextPage}
+        isFetchingNextPage={query.isFetchingNextPage}
+        fetchNextPage={query.fetchNextPage}
         emptyText={TICKET_LABELS.emptyOpen}
         {...callbacks}
       />
@@ -256,7 +271,8 @@ function ClosedTickets({
 }: ListCallbacks & { devisAttente: boolean; onDevisAttenteChange: (checked: boolean) => void }) {
   const [filters, setFilters] = useState(() => defaultClosedFilters(devisAttente));
   const effective = useMemo(() => ({ ...filters, devis_attente: devisAttente }), [filters, devisAttente]);
-  const query = useClosedTickets(effective);
+  const query = useClosedTicketsPages(effective);
+  const tickets = useMemo(() => loadedRows(query.data, (page) => page.tickets), [query.data]);
 
   return (
     <>
@@ -273,10 +289,14 @@ function ClosedTickets({
         }}
       />
       <TicketResults
-        tickets={query.data ?? []}
+        tickets={tickets}
+        total={query.data?.pages[0]?.total ?? 0}
         isPending={query.isPending}
         isRefreshing={query.isPlaceholderData}
         error={query.isError ? query.error : null}
+        hasNextPage={query.hasNextPage}
+        isFetchingNextPage={query.isFetchingNextPage}
+        fetchNextPage={query.fetchNextPage}
         emptyText={TICKET_LABELS.emptyClosed}
         {...callbacks}
       />
@@ -284,22 +304,43 @@ function ClosedTickets({
   );
 }
 
+/**
+ * The loaded tickets, drawn as they come into view, under the true total. The
+ * quick search filters what is loaded and goes on loading the next pages
+ * while it finds nothing, so it reaches every ticket of the list.
+ */
 function TicketResults({
   tickets,
+  total,
   isPending,
   isRefreshing = false,
   error,
+  hasNextPage,
+  isFetchingNextPage,
+  fetchNextPage,
   emptyText,
   onOpenPhoto,
   onValidateQuote,
   search,
 }: ListCallbacks & {
   tickets: TicketView[];
+  total: number;
   isPending: boolean;
   isRefreshing?: boolean;
   error: unknown;
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  /** Never restarts a page already on its way (react-query's default would, on every scroll). */
+  fetchNextPage: (options: { cancelRefetch: boolean }) => unknown;
   emptyText: string;
 }) {
+  const searching = search.trim() !== '';
+  const found = useMemo(() => (searching ? tickets.filter((t) => ticketMatchesSearch(t, search)) : tickets), [tickets, search, searching]);
+  const searchingFurther = searching && found.length === 0 && hasNextPage && !error;
+  useEffect(() => {
+    if (searchingFurther && !isFetchingNextPage) void fetchNextPage({ cancelRefetch: false });
+  }, [searchingFurther, isFetchingNextPage, fetchNextPage]);
+
   if (isPending) {
     return (
       <div className="stack" aria-busy="true">
@@ -312,7 +353,7 @@ function TicketResults({
       </div>
     );
   }
-  if (error) return <Banner tone="error">{errorMessage(error, 'Erreur serveur')}</Banner>;
+  if (error && tickets.length === 0) return <Banner tone="error">{errorMessage(error, 'Erreur serveur')}</Banner>;
   if (tickets.length === 0) {
     return (
       <div className="empty-state">
@@ -320,28 +361,33 @@ function TicketResults({
       </div>
     );
   }
-  const found = search.trim() ? tickets.filter((t) => ticketMatchesSearch(t, search)) : tickets;
   if (found.length === 0) {
     return (
-      <div className="empty-state">
-        <p>Aucun ticket ne correspond à « {search.trim()} ».</p>
+      <div className="empty-state" aria-busy={searchingFurther || undefined}>
+        <p>{searchingFurther ? TICKET_LABELS.loading : `Aucun ticket ne correspond à « ${search.trim()} ».`}</p>
       </div>
     );
   }
 
   return (
-    <div className="ticket-results" aria-busy={isRefreshing || undefined}>
-      <p className="visually-hidden" role="status">
-        {found.length} ticket{found.length > 1 ? 's' : ''}
+    <div className="ticket-results stack" aria-busy={isRefreshing || undefined}>
+      <p className="muted" role="status">
+        {searching ? `${ticketCountLabel(found.length)} sur ${ticketCountLabel(total)}` : ticketCountLabel(total)}
       </p>
-      <ul className="ticket-grid" aria-label="Tickets">
-        {found.map((ticket) => (
-          <li key={ticket.id}>
-            <TicketCard ticket={ticket} onOpenPhoto={onOpenPhoto} onValidateQuote={onValidateQuote} />
-          </li>
-        ))}
-      </ul>
+      <VirtualTicketGrid
+        tickets={found}
+        hasNextPage={hasNextPage && !error}
+        isFetchingNextPage={isFetchingNextPage}
+        fetchNextPage={fetchNextPage}
+        onOpenPhoto={onOpenPhoto}
+        onValidateQuote={onValidateQuote}
+      />
+      {isFetchingNextPage ? (
+        <p className="muted" role="status">
+          {TICKET_LABELS.loading}
+        </p>
+      ) : null}
+      {error ? <Banner tone="error">{errorMessage(error, 'Erreur serveur')}</Banner> : null}
     </div>
   );
 }
-

@@ -1,0 +1,25 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { refreshLoadedPages, refreshPagedQueries } from '../../../lib/infinite-pages';
+import { closedTicketsPagedList, type ClosedTicketsFilters } from './get-closed-tickets';
+import { TICKET_PAGE_SIZE, openTicketsPagedList } from './get-open-tickets';
+import { ticketKeys, type OpenTicketsPageFilters } from './ticket-keys';
+
+/**
+ * After a change to these tickets (a live message, the user's own command),
+ * refreshes in each paged list on screen the first page (total, chip counts,
+ * new tickets) and the loaded pages showing one of them. Invalidating
+ * `ticketKeys.pages()` would refetch every loaded page instead.
+ */
+export function refreshTicketPages(queryClient: QueryClient, ids: readonly string[]): Promise<void> {
+  const changed = new Set(ids);
+  return refreshPagedQueries(queryClient, ticketKeys.pages(), (queryKey) => {
+    const [, , kind, filters] = queryKey;
+    if (kind === 'open') {
+      return refreshLoadedPages(queryClient, queryKey, changed, openTicketsPagedList(filters as OpenTicketsPageFilters), TICKET_PAGE_SIZE);
+    }
+    if (kind === 'closed') {
+      return refreshLoadedPages(queryClient, queryKey, changed, closedTicketsPagedList(filters as ClosedTicketsFilters), TICKET_PAGE_SIZE);
+    }
+    return undefined;
+  });
+}
