@@ -146,7 +146,7 @@ describe('50 clients, 20 tickets, 30 seconds of conflicting commands', () => {
         const ticketId = (kind === 'report' || kind === 'quote') && closed.length > 0 && Math.random() < 0.5 ? pick(closed) : slots[slot]!;
         const result = await send(kind, ticketId);
         sent.push(result);
-        if (kind === 'close' && result.status === 200 && slots[slot] === ticketId) {
+        if (kind === 'close' && result.status >= 200 && result.status < 300 && slots[slot] === ticketId) {
           closed.push(ticketId);
           const { ticketId: fresh, visibleAtOnce } = await openVisibleTicket(base, world.admin, world.installationId);
           if (!visibleAtOnce) creationsAnsweredBeforeReadModel++;
@@ -188,7 +188,7 @@ describe('50 clients, 20 tickets, 30 seconds of conflicting commands', () => {
         expect(markers.filter((marker) => marker === s.marker).length, `${s.kind} ${s.status} on ${ticketId}`).toBe(s.status === 409 ? 0 : 1);
       }
       expect(markers.length, `events with a marker in ${ticketId}`).toBe(mine.filter((s) => s.marker !== null && s.status !== 409).length);
-      expect(domainEvents.filter((e) => e.type === 'TicketTakenInCharge').length, `take in charge of ${ticketId}`).toBe(mine.filter((s) => s.kind === 'take' && s.status === 200).length);
+      expect(domainEvents.filter((e) => e.type === 'TicketTakenInCharge').length, `take in charge of ${ticketId}`).toBe(mine.filter((s) => s.kind === 'take' && s.status >= 200 && s.status < 300).length);
 
       const state = domainEvents.reduce(ticketDecider.evolve, ticketDecider.initialState);
       const expected = expectedView(state);

@@ -19,9 +19,12 @@ import { API_DOCS_ACCESS, SESSION_TOKEN_MAX_LENGTH } from '@fsm/contracts';
 import type { AppDeps } from './app-deps.js';
 import { bearerToken } from './auth/tokens.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { registerIdempotency } from './http/idempotency.js';
+import { withCommandAnswers } from './http/openapi-command-answers.js';
 import { withLogRedaction } from './http/log-redaction.js';
 import { healthRoute } from './http/health-route.js';
 import { registerRouteAccess } from './http/route-access-hook.js';
+import { registerReadYourWrites } from './http/read-your-writes.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerTextGuard } from './http/text-guard.js';
 import { filesRoute } from './files/files-route.js';
@@ -93,6 +96,11 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   registerTextGuard(app);
+  // A command whose read models are late answers 202 (http/read-your-writes.ts); an
+  // Idempotency-Key replays a command's answer (http/idempotency.ts). In this order:
+  // the answer kept for replay is the final one.
+  registerReadYourWrites(app);
+  registerIdempotency(app, deps.pool);
   await registerSecurityHeaders(app, { publicUrl: deps.env.PUBLIC_URL });
 
   // API reference (OpenAPI 3, generated from the zod route schemas): registered before
@@ -104,7 +112,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       security: [{ bearer: [] }],
     },
     transform: createJsonSchemaTransform({ skipList: ['/ws'] }),
-    transformObject: jsonSchemaTransformObject,
+    transformObject: withCommandAnswers(jsonSchemaTransformObject),
   });
   await app.register(fastifySwaggerUi, { routePrefix: API_DOCS_PREFIX, staticCSP: true });
 

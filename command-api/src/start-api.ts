@@ -11,6 +11,7 @@ import type { AppDeps } from './app-deps.js';
 import { demoCredentialsText, runDemoSeed } from './seed/demo-seed.js';
 import { demoSeedSteps } from './seed/demo-steps.js';
 import { migrateAuth } from './auth/credentials.js';
+import { migrateIdempotency } from './http/idempotency.js';
 import { createTokenService } from './auth/tokens.js';
 import { createRateLimitRedis } from './http/rate-limits.js';
 import { LiveHub, connectLiveHub } from './live/live-hub.js';
@@ -40,6 +41,7 @@ export interface RunningApi {
 export async function startApi(options: StartApiOptions): Promise<RunningApi> {
   const { env, pool, store, logger } = options;
   await migrateAuth(pool);
+  await migrateIdempotency(pool);
   const watcher = new ProjectionWatcher({ pool, connectionString: env.DATABASE_URL, compare: (a, b) => store.comparePositions(a, b) });
   const live = new LiveHub((a, b) => store.comparePositions(a, b));
   connectLiveHub(watcher, live);

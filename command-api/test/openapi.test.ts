@@ -65,6 +65,18 @@ describe('API reference at /api/docs', () => {
     }
   });
 
+  it('documents the Idempotency-Key header and the 202 of late read models on the commands, not on reads or sign-in', () => {
+    type Operation = { parameters?: { in: string; name: string }[]; responses?: Record<string, unknown> };
+    const operation = (path: string, method: string) => doc.paths[path]?.[method] as Operation | undefined;
+    const hasKey = (path: string, method: string) => operation(path, method)?.parameters?.some((p) => p.in === 'header' && p.name === 'idempotency-key') ?? false;
+    for (const [path, method] of [['/api/tickets/manual/ticket-create', 'post'], ['/api/tickets/{id}/close', 'patch'], ['/api/clients/{id}', 'delete']] as const) {
+      expect(hasKey(path, method), `${method} ${path}`).toBe(true);
+      expect(Object.keys(operation(path, method)?.responses ?? {}), `${method} ${path}`).toContain('202');
+    }
+    expect(hasKey('/api/tickets/{id}', 'get')).toBe(false);
+    expect(hasKey('/api/login', 'post')).toBe(false);
+  });
+
   it('serves the UI and keeps the docs out of the route catalogue', async () => {
     const ui = await h.request(adminPlus, { method: 'GET', url: '/api/docs/' });
     expect(ui.statusCode).toBe(200);

@@ -8,3 +8,4 @@ export * from './tickets/index.js';
 export * from './management/index.js';
 export * from './reports/index.js';
 export * from './exports/index.js';
+export * from './command-answers.js';

@@ -146,6 +146,8 @@ export async function startStack(label: string): Promise<Stack> {
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     WEB_ROOT: webRoot,
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
+    // Long: under load a command whose read models are later than this answers 202, not the 200 the tests expect.
+    READ_YOUR_WRITES_TIMEOUT_MS: '30000',
   });
   let stopped = false;
   const logger = pino({ level: env.LOG_LEVEL, name: 'fsm-e2e' });

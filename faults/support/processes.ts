@@ -71,9 +71,13 @@ export async function killAllStarted(): Promise<void> {
   await Promise.all([...started].map((handle) => handle.kill()));
 }
 
-/** Starts the API role on `port` and waits until /api/health answers (200 or 503). */
+/**
+ * Starts the API role on `port` and waits until /api/health answers (200 or 503).
+ * A long read-your-writes wait by default: on a loaded shared server a command
+ * would otherwise answer 202 (read models late) where a test counts its 200.
+ */
 export async function startApiProcess(env: Record<string, string>, port: number): Promise<{ process: RoleProcess; url: string }> {
-  const role = startProcess('command-api/src/main.ts', { HOST: '127.0.0.1', PORT: String(port), SEED_DEMO: 'false', LOG_LEVEL: 'warn', ...env }, 'command-api');
+  const role = startProcess('command-api/src/main.ts', { HOST: '127.0.0.1', PORT: String(port), SEED_DEMO: 'false', LOG_LEVEL: 'warn', READ_YOUR_WRITES_TIMEOUT_MS: '30000', ...env }, 'command-api');
   const url = `http://127.0.0.1:${port}`;
   await until(
     async () => {

@@ -1,5 +1,6 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { USER_ROW_SELECT, type Queryable, type UserRow } from '@fsm/projections';
+import { migrateUnderLock } from '../migrate-under-lock.js';
 
 /**
  * Password hashes live here, never in events (invariant 7). Node's scrypt is
@@ -79,12 +80,7 @@ export const AUTH_SCHEMA_SQL = `
   END $$;`;
 
 export async function migrateAuth(db: Queryable): Promise<void> {
-  await db.query(`SELECT pg_advisory_lock(hashtext('fsm:auth-migrate'))`);
-  try {
-    await db.query(AUTH_SCHEMA_SQL);
-  } finally {
-    await db.query(`SELECT pg_advisory_unlock(hashtext('fsm:auth-migrate'))`);
-  }
+  await migrateUnderLock(db, 'fsm:auth-migrate', AUTH_SCHEMA_SQL);
 }
 
 /** Sets the password; a change (not the first one) revokes every token issued before. Returns the new token version. */

@@ -11,6 +11,7 @@ import { ProjectionRunner, ProjectionWatcher, readModelProjectors } from '@fsm/p
 import type { AppDeps } from '../app-deps.js';
 import { buildApp } from '../app.js';
 import { migrateAuth } from '../auth/credentials.js';
+import { migrateIdempotency } from '../http/idempotency.js';
 import { createTokenService } from '../auth/tokens.js';
 import { createRateLimitRedis, type RateLimitBackend } from '../http/rate-limits.js';
 import { commandContext } from '../commands/command-context.js';
@@ -38,6 +39,8 @@ export interface ApiHarness {
   pool: pg.Pool;
   store: EventStore;
   db: TestDatabase;
+  /** The read models' projection runner: a test may stop it (read models late) and start it again. */
+  runner: ProjectionRunner;
   /** BullMQ prefix of this file's template previews: workers started with it answer them. */
   queuePrefix: string;
   /** Moves the clock the app sees. */
@@ -54,7 +57,16 @@ export interface ApiHarness {
  * The real app on a real database for one test file: event store, projection
  * runner, watcher, token service — everything but the network listener.
  */
-export async function createApiHarness(label: string): Promise<ApiHarness> {
+export interface ApiHarnessOptions {
+  /**
+   * READ_YOUR_WRITES_TIMEOUT_MS. Long by default: under load on a shared server a
+   * command waiting 5 s would answer 202 (read models late) where a test expects
+   * its 200/201. A test of the late answer itself sets a short one.
+   */
+  readYourWritesTimeoutMs?: number;
+}
+
+export async function createApiHarness(label: string, options: ApiHarnessOptions = {}): Promise<ApiHarness> {
   const db = await createTestDatabase(label);
   const pool = new pg.Pool({ connectionString: db.url, max: 10 });
   // DROP DATABASE … WITH (FORCE) at the end terminates idle connections: not an error here.
@@ -62,6 +74,7 @@ export async function createApiHarness(label: string): Promise<ApiHarness> {
   const store = createPostgresEventStore({ pool, pollIntervalMs: 50 });
   await store.migrate();
   await migrateAuth(pool);
+  await migrateIdempotency(pool);
   const runner = new ProjectionRunner({ pool, store, projectors: readModelProjectors, standbyRetryMs: 100 });
   await runner.migrate();
   await runner.start();
@@ -70,7 +83,14 @@ export async function createApiHarness(label: string): Promise<ApiHarness> {
   await watcher.start();
   const dataDir = await mkdtemp(join(tmpdir(), 'fsm-api-'));
   let now: Date | null = null;
-  const env = parseEnv({ DATABASE_URL: db.url, DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'silent', NODE_ENV: 'test' });
+  const env = parseEnv({
+    DATABASE_URL: db.url,
+    DATA_DIR: dataDir,
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'silent',
+    NODE_ENV: 'test',
+    READ_YOUR_WRITES_TIMEOUT_MS: String(options.readYourWritesTimeoutMs ?? 30_000),
+  });
   const live = new LiveHub((a, b) => store.comparePositions(a, b));
   connectLiveHub(watcher, live);
   const queuePrefix = `api${randomUUID().slice(0, 8)}`;
@@ -99,6 +119,7 @@ export async function createApiHarness(label: string): Promise<ApiHarness> {
     pool,
     store,
     db,
+    runner,
     queuePrefix,
     system,
     setNow(date) {
@@ -170,6 +191,15 @@ export async function createApiHarness(label: string): Promise<ApiHarness> {
     },
   };
   return harness;
+}
+
+/** Polls `check` until it holds, 30 s at most: for what the read models show a little later. */
+export async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }
 
 /** Removes a test's rate-limit counters (they would expire within a minute anyway). */

@@ -3,8 +3,9 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { ToastProvider } from '../components/ui/toast';
 import { useLiveUpdates } from '../lib/live-updates';
 import { getSession, subscribeSession, useSession } from '../lib/session';
-import { liveInvalidators } from './live-invalidators';
+import { liveInvalidators, livePageRefresher } from './live-invalidators';
 import { LiveStatusContext } from './live-status';
+import { ReadModelsLateNotice } from './read-models-late-notice';
 import { createQueryClient } from './query-client';
 
 /**
@@ -27,7 +28,9 @@ function SessionCacheReset() {
 
 function LiveUpdates({ enabled, children }: { enabled: boolean; children: ReactNode }) {
   const session = useSession();
-  const status = useLiveUpdates(session?.token ?? null, liveInvalidators, { enabled });
+  const queryClient = useQueryClient();
+  const [onStreams] = useState(() => livePageRefresher(queryClient));
+  const status = useLiveUpdates(session?.token ?? null, liveInvalidators, { enabled, onStreams });
   return <LiveStatusContext.Provider value={status}>{children}</LiveStatusContext.Provider>;
 }
 
@@ -45,7 +48,10 @@ export function AppProviders({ children, queryClient, liveUpdates = true }: AppP
     <QueryClientProvider client={client}>
       <SessionCacheReset />
       <LiveUpdates enabled={liveUpdates}>
-        <ToastProvider>{children}</ToastProvider>
+        <ToastProvider>
+          <ReadModelsLateNotice />
+          {children}
+        </ToastProvider>
       </LiveUpdates>
     </QueryClientProvider>
   );

@@ -141,3 +141,44 @@ describe('apiRequest', () => {
     expect(getSession()).not.toBeNull();
   });
 });
+
+describe('Idempotency-Key (commands carry their own id)', () => {
+  const keyOf = (call: [RequestInfo | URL, RequestInit?] | undefined) => new Headers(call?.[1]?.headers).get('Idempotency-Key');
+
+  it('sends a fresh key with each submission, none with a read', async () => {
+    signIn();
+    const fetchMock = mockFetch(() => jsonResponse(201, { ok: 1 }));
+    await apiClient.post('/api/x', { a: 1 });
+    await apiClient.post('/api/x', { a: 1 });
+    await apiClient.get('/api/x');
+    const [first, second, read] = fetchMock.mock.calls;
+    expect(keyOf(first)).toMatch(/^[0-9a-f-]{36}$/);
+    // Answered: the same values sent again are a new submission (a second ticket on purpose).
+    expect(keyOf(second)).not.toBe(keyOf(first));
+    expect(keyOf(read)).toBeNull();
+  });
+
+  it('re-sends the same key when the same submission is retried after a network failure, not for another one', async () => {
+    signIn();
+    let online = false;
+    const fetchMock = mockFetch(() => (online ? jsonResponse(200, {}) : Promise.reject(new TypeError('Failed to fetch'))));
+    await expect(apiClient.patch('/api/tickets/1', { statut: 'en_cours' })).rejects.toBeInstanceOf(NetworkError);
+    await expect(apiClient.patch('/api/tickets/1', { statut: 'clos' })).rejects.toBeInstanceOf(NetworkError);
+    online = true;
+    await apiClient.patch('/api/tickets/1', { statut: 'en_cours' });
+    const [first, other, retry] = fetchMock.mock.calls;
+    expect(keyOf(retry)).toBe(keyOf(first));
+    expect(keyOf(other)).not.toBe(keyOf(first));
+  });
+
+  it('tells the screens when a command answered 202 (recorded, read models late), and resolves with its body', async () => {
+    signIn();
+    const { subscribeReadModelsLate } = await import('./read-models-late');
+    const listener = vi.fn();
+    const unsubscribe = subscribeReadModelsLate(listener);
+    mockFetch(() => jsonResponse(202, { id: 't1', pending: { position: '9', message: 'm' } }));
+    await expect(apiClient.patch('/api/tickets/1', {})).resolves.toMatchObject({ id: 't1' });
+    expect(listener).toHaveBeenCalledTimes(1);
+    unsubscribe();
+  });
+});

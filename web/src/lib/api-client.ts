@@ -1,4 +1,6 @@
+import { IDEMPOTENCY_KEY_HEADER, ROUTES_WITHOUT_IDEMPOTENCY } from '@fsm/contracts';
 import { clearSession, getToken } from './session';
+import { notifyReadModelsLate } from './read-models-late';
 
 /**
  * The one way the web app talks to `/api`. It attaches the bearer token, parses
@@ -115,6 +117,46 @@ function serverErrorText(body: unknown): string | undefined {
   return undefined;
 }
 
+// ---------------------------------------------------------------------------
+// Commands carry their own id (docs/architecture.md, "Commands carry their own id")
+
+/**
+ * Idempotency keys of the submissions that never got an answer, by what they
+ * sent. A submission is what the user sent once: a retry of it (the same
+ * method, path and body, after a network failure or while it is still in
+ * flight) goes with the same key, so the server runs it once and replays its
+ * answer; anything that got an answer frees its key, and the next submission,
+ * even with the same values, is a new one.
+ */
+const unansweredKeys = new Map<string, string>();
+const MAX_UNANSWERED_KEYS = 50;
+
+function submissionIdentity(method: string, url: string, json: unknown, formData: FormData | undefined): string {
+  const body = formData
+    ? [...formData.entries()].map(([name, value]) => [name, typeof value === 'string' ? value : `file:${value.name}:${value.size}:${value.type}:${value.lastModified}`])
+    : (json ?? null);
+  return JSON.stringify([method, url, body]);
+}
+
+/** A v4 UUID; `crypto.randomUUID` exists only on https or localhost, the app may be served over plain http on a LAN. */
+function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+function idempotencyKeyFor(identity: string): string {
+  const known = unansweredKeys.get(identity);
+  if (known) return known;
+  const key = newIdempotencyKey();
+  unansweredKeys.set(identity, key);
+  if (unansweredKeys.size > MAX_UNANSWERED_KEYS) unansweredKeys.delete(unansweredKeys.keys().next().value!);
+  return key;
+}
+
 /**
  * Performs the request and resolves with the parsed body. The caller states the
  * expected type; validate with the contracts' zod schema where the shape matters.
@@ -134,14 +176,25 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
     body = JSON.stringify(json);
   }
 
+  const url = withQuery(path, query);
+  // Every command goes with an id; a retry of the same submission with the same one. Not the
+  // session calls: their bodies hold passwords, which this would keep in memory.
+  const identity = method === 'GET' || ROUTES_WITHOUT_IDEMPOTENCY.includes(path) ? null : submissionIdentity(method, url, json, formData);
+  if (identity !== null) headers.set(IDEMPOTENCY_KEY_HEADER, idempotencyKeyFor(identity));
+
   let response: Response;
   try {
-    response = await fetch(withQuery(path, query), { method, headers, body, signal });
+    response = await fetch(url, { method, headers, body, signal });
   } catch (error) {
     // A cancelled query is not a network failure; let react-query see the abort.
     if (signal?.aborted) throw error;
     throw new NetworkError(error);
   }
+  if (identity !== null) unansweredKeys.delete(identity);
+  // Recorded, but reads do not show it yet (projections late): the signed-in screens say
+  // so, and the live update for the changed stream refetches what shows it. (An anonymous
+  // caller — the public form — reads nothing back.)
+  if (response.status === 202 && identity !== null && token) notifyReadModelsLate();
 
   if (response.ok && raw) return response as T;
   let parsed: unknown;

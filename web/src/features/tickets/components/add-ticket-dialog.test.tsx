@@ -232,9 +232,16 @@ describe("'Ajouter un ticket'", () => {
     expect((ctx.dialog.getByLabelText('Problème constaté') as HTMLTextAreaElement).value).toBe('Sirène muette');
     expect(ctx.dialog.getByRole('img', { name: 'Aperçu de la photo' })).toBeTruthy();
 
-    // The network is back: the same form goes through as it stands.
+    // The network is back: the same form goes through as it stands, as the same submission
+    // (same Idempotency-Key: if the first one did reach the server, it is not created twice).
     ctx.api.fetchMock.mockImplementation(() => Promise.resolve(jsonResponse(200, { success: true, ticket_id: IDS.ticket })));
     await ctx.app.user.click(ctx.dialog.getByRole('button', { name: 'Enregistrer le ticket' }));
     expect(await screen.findByText('Le ticket a bien été enregistré.')).toBeTruthy();
+    const keys = ctx.api.fetchMock.mock.calls
+      .filter(([, init]) => init?.method === 'POST')
+      .map(([, init]) => new Headers(init?.headers).get('Idempotency-Key'));
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(keys[1]).toBe(keys[0]);
   });
 });
