@@ -20,7 +20,7 @@ describe.skipIf(skipReason !== null)('journey 2: a technician closes a ticket', 
     await stack?.stop();
   });
 
-  it('takes it in charge, walks the wizard with both signatures, and gets the PDF and the e-mail', async () => {
+  it('takes it in charge, walks the wizard with both signatures, gets the PDF and the e-mail, and e-mails the report again from the detail', async () => {
     const [tech] = await stack.query<{ id: string; agence_id: string }>(`SELECT id, agence_id FROM rm.users WHERE lower(email) = 'technicien@demo.fr'`);
     expect(tech).toBeTruthy();
     const [ticket] = await stack.query<{ id: string; num_chrono: string; demandeur_email: string }>(
@@ -96,6 +96,24 @@ describe.skipIf(skipReason !== null)('journey 2: a technician closes a ticket', 
       const mail = stack.smtp.mails.find((m) => m.to.includes(ticket!.demandeur_email));
       expect(mail, `an e-mail to ${ticket!.demandeur_email}`).toBeTruthy();
       expect(mail!.raw).toMatch(/application\/pdf/i);
+
+      // Issue 18: the detail says who got the report, and sends it again to someone else.
+      const closing = page
+        .getByRole('region', { name: 'Historique des interventions' })
+        .getByRole('listitem')
+        .filter({ has: page.getByRole('link', { name: /^Télécharger le rapport \(/ }) });
+      await closing.getByText(new RegExp(`^Envoyé à .*\\(${ticket!.demandeur_email.replace(/[.+]/g, '\\$&')}\\) le `)).waitFor({ timeout: 30_000 });
+      await closing.getByRole('button', { name: 'Envoyer le rapport par e-mail' }).click();
+      const send = page.getByRole('dialog', { name: 'Envoyer le rapport par e-mail' });
+      const recipients = send.getByRole('textbox', { name: 'Destinataires' });
+      expect(await recipients.inputValue()).toBe(ticket!.demandeur_email);
+      await recipients.fill('secretariat@example.fr');
+      await send.getByRole('button', { name: 'Envoyer' }).click();
+      await send.waitFor({ state: 'detached' });
+      // Pending, then sent: the live update of the report stream refetches the detail's reports.
+      await closing.getByText(/(Envoi en cours à|Envoyé à) secretariat@example\.fr/).waitFor({ timeout: 30_000 });
+      await closing.getByText(/^Envoyé à secretariat@example\.fr le /).waitFor({ timeout: 60_000 });
+      await expect.poll(() => stack.smtp.mails.some((m) => m.to.includes('secretariat@example.fr') && /application\/pdf/i.test(m.raw)), { timeout: 30_000 }).toBe(true);
     } catch (error) {
       await saveArtifacts('journey-2', [{ page, console: consoleLines }]);
       throw error;

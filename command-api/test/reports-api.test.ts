@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TicketEventSchema, reportStreamId, ticketStreamId, type TicketEvent } from '@fsm/contracts';
+import { TicketEventSchema, TicketReportsAnswerSchema, reportStreamId, ticketStreamId, type TicketEvent, type TicketReportsAnswer } from '@fsm/contracts';
 import type { RecordedEvent } from '@fsm/eventstore';
 import { createQueues } from '@fsm/workers';
 import { startWorkers, type RunningWorkers } from '@fsm/workers';
@@ -257,6 +257,52 @@ describe('POST /api/reports/send-email and the closing flow', () => {
     expect(forTicket('syndic@example.fr')).toHaveLength(1);
     const { rows } = await h.pool.query(`SELECT count(*)::int AS n FROM rm.reports WHERE ticket_id = $1`, [ticketId]);
     expect(rows[0].n).toBe(1);
+  });
+
+  it('says on the ticket who got each report, and why an e-mail failed; a failed recipient may be asked again (issue 18)', async () => {
+    const ticketId = await openTicket('LYO-2026-00104');
+    await run(ticketId, { type: 'CloseTicket', data: { ...visitData, ...(await visit()) } });
+    const report = await h.request(tech, { method: 'POST', url: `/api/reports/${ticketId}.pdf?isReintervention=false`, payload: reportBody });
+    const { downloadUrl, filename } = report.json();
+    smtp.rejectRecipients.add('inconnu@example.fr');
+    const send = (emails: string[]) =>
+      h.request(tech, { method: 'POST', url: '/api/reports/send-email', payload: { recipients: emails.map((email) => ({ email })), downloadUrl } });
+    expect((await send(['claire@example.fr', 'inconnu@example.fr'])).json()).toEqual({ success: true, queued: 2, alreadyRequested: 0 });
+
+    // Any staff member of the agency sees it, tickets.devis or not.
+    const reader = await h.createUser({ role: 'technicien', agenceId, permissions: [] });
+    const reports = async () => {
+      const res = await h.request(reader, { method: 'GET', url: `/api/tickets/${ticketId}/reports` });
+      expect(res.statusCode).toBe(200);
+      return res.json() as TicketReportsAnswer;
+    };
+    const statuses = async () => Object.fromEntries((await reports()).reports[0]!.emails.map((email) => [email.email, email.status]));
+    await until(async () => JSON.stringify(await statuses()) === JSON.stringify({ 'claire@example.fr': 'sent', 'inconnu@example.fr': 'failed' }));
+    const answer = await reports();
+    expect(TicketReportsAnswerSchema.parse(answer)).toEqual(answer);
+    expect(answer.reports).toHaveLength(1);
+    expect(answer.reports[0]).toMatchObject({ intervention_id: null, status: 'generated', filename });
+    const [claire, inconnu] = answer.reports[0]!.emails.sort((a, b) => a.email.localeCompare(b.email));
+    expect(claire).toMatchObject({ status: 'sent', sent_at: expect.any(String), failure: null });
+    expect(inconnu).toMatchObject({ status: 'failed', sent_at: null, failed_at: expect.any(String) });
+    expect(inconnu!.failure).toEqual({
+      reason: 'address-refused',
+      message: 'L’envoi du rapport a échoué : adresse refusée par le serveur de messagerie (550 Boîte inconnue). Vérifiez l’adresse, puis renvoyez le rapport.',
+    });
+
+    // Sent stays sent (never twice); failed may be asked again, and the ticket then shows the new attempt.
+    smtp.rejectRecipients.delete('inconnu@example.fr');
+    expect((await send(['claire@example.fr', 'inconnu@example.fr'])).json()).toEqual({ success: true, queued: 1, alreadyRequested: 1 });
+    await until(async () => (await statuses())['inconnu@example.fr'] === 'sent');
+    expect((await reports()).reports[0]!.emails).toHaveLength(2);
+    expect(smtp.accepted.filter((mail) => mail.to.includes('inconnu@example.fr') && mail.subject.includes('LYO-2026-00104'))).toHaveLength(1);
+    expect(smtp.accepted.filter((mail) => mail.to.includes('claire@example.fr') && mail.subject.includes('LYO-2026-00104'))).toHaveLength(1);
+
+    // Outside the caller's agencies the ticket does not exist; télésurveillance has no ticket detail.
+    expect((await h.request(await h.createUser({ role: 'technicien' }), { method: 'GET', url: `/api/tickets/${ticketId}/reports` })).statusCode).toBe(404);
+    expect((await h.request(await h.createUser({ role: 'telesurveillance', telesurvAgences: [agenceId] }), { method: 'GET', url: `/api/tickets/${ticketId}/reports` })).statusCode).toBe(403);
+    expect((await h.request(null, { method: 'GET', url: `/api/tickets/${ticketId}/reports` })).statusCode).toBe(401);
+    expect((await h.request(tech, { method: 'GET', url: '/api/tickets/pas-un-id/reports' })).statusCode).toBe(400);
   });
 
   it('answers 400 in French for a bad address or link, 404 for an unknown report', async () => {

@@ -70,6 +70,8 @@ export const CASES: Case[] = [
   { method: 'GET', route: '/api/tickets/:id', url: (i) => `/api/tickets/${i.ticketId}`, was: staff },
   { method: 'GET', route: '/api/tickets/:id/interventions', url: (i) => `/api/tickets/${i.ticketId}/interventions`, was: staff },
   { method: 'GET', route: '/api/tickets/:id/history', url: (i) => `/api/tickets/${i.ticketId}/history`, was: staff },
+  // Added with issue 18 (the detail's report e-mails): who may read a ticket may read its reports.
+  { method: 'GET', route: '/api/tickets/:id/reports', url: (i) => `/api/tickets/${i.closedTicketId}/reports`, was: staff },
   {
     method: 'POST',
     route: '/api/tickets/manual/ticket-create',

@@ -96,6 +96,8 @@ export const ROUTE_ACCESS = {
   'POST /api/reports/send-email': staff('tickets.devis'),
   // A fresh download link for a report the screen shows (downloading needs no tickets.devis).
   'GET /api/reports/download/:filename/link': staff(),
+  // The ticket detail's reports and who they were e-mailed to (sending needs tickets.devis).
+  'GET /api/tickets/:id/reports': staff(),
   // The kind decides (stats: tickets.stats(-global); QR codes: qrcodes.manage), checked by the route.
   'POST /api/exports': staff('tickets.stats', 'tickets.stats-global', 'qrcodes.manage'),
   'GET /api/exports/:id': staff('tickets.stats', 'tickets.stats-global', 'qrcodes.manage'),

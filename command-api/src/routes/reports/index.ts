@@ -13,17 +13,32 @@ import {
   ReportPdfResponseSchema,
   SendReportEmailBodySchema,
   TICKET_MESSAGES,
+  TicketIdParamsSchema,
+  TicketReportsAnswerSchema,
   UnavailableError,
   reportDownloadPath,
+  reportEmailFailure,
   reportFilenameFromDownloadUrl,
   reportStreamId,
   ticketStreamId,
+  type ReportEmailFailedData,
   type ReportEmailRequestedData,
   type ReportPdfBody,
   type ReportRequestedData,
+  type TicketReportsAnswer,
 } from '@fsm/contracts';
 import { ConcurrencyError, isBlobRef, type NewEvent, type RecordedEvent } from '@fsm/eventstore';
-import { findAgence, findReport, findReportByFilename, findTicket, type ReportRow, type TicketView } from '@fsm/projections';
+import {
+  findAgence,
+  findReport,
+  findReportByFilename,
+  findTicket,
+  listTicketReportEmails,
+  listTicketReports,
+  type ReportEmailRow,
+  type ReportRow,
+  type TicketView,
+} from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
 import { authenticate, principalOf, requirePermission, requireStaff, scopeOf, type Principal } from '../../auth/principal.js';
 import { downloadLink, downloaderOf } from '../../auth/download-links.js';
@@ -93,6 +108,48 @@ function metadataOf(request: FastifyRequest): NewEvent['metadata'] {
   return { userId: actor.userId, userName: actor.userName, correlationId: actor.correlationId, causationId: null };
 }
 
+const iso = (at: Date | null): string | null => (at ? at.toISOString() : null);
+
+/** A ticket's reports with, per recipient, how its latest e-mail went (GET /api/tickets/{id}/reports). */
+function ticketReportsAnswer(reports: readonly ReportRow[], emails: readonly ReportEmailRow[]): TicketReportsAnswer {
+  return {
+    reports: reports.map((report) => ({
+      id: report.id,
+      intervention_id: report.intervention_id,
+      status: report.status,
+      filename: report.filename,
+      generated_at: iso(report.generated_at),
+      emails: emails
+        .filter((email) => email.report_id === report.id)
+        .map((email) => ({
+          id: email.request_event_id,
+          email: email.recipient_email,
+          nom: email.recipient_nom,
+          prenom: email.recipient_prenom,
+          status: email.status,
+          requested_at: email.requested_at.toISOString(),
+          sent_at: iso(email.sent_at),
+          failed_at: iso(email.failed_at),
+          failure: email.status === 'failed' ? reportEmailFailure(email.error, email.permanent) : null,
+        })),
+    })),
+  };
+}
+
+/**
+ * The recipients a report may not be e-mailed to again (lower-cased): those
+ * with a request still pending or sent. A recipient whose latest request
+ * failed may be asked again: that is how a failed e-mail is retried.
+ */
+function recipientsAlreadyAsked(history: readonly RecordedEvent[]): Set<string> {
+  const failed = new Set(history.filter((event) => event.type === 'ReportEmailFailed').map((event) => (event.data as ReportEmailFailedData).requestEventId));
+  return new Set(
+    history
+      .filter((event) => event.type === 'ReportEmailRequested' && !failed.has(event.id))
+      .map((event) => (event.data as ReportEmailRequestedData).recipient.email.toLowerCase()),
+  );
+}
+
 export async function reportRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   // --- bearer-token routes -------------------------------------------------
   await app.register(async (secured) => {
@@ -154,6 +211,20 @@ export async function reportRoutes(app: FastifyInstance, deps: AppDeps): Promise
       },
     );
 
+    // The ticket detail's reports and their e-mails (not in the spec; issue 18). Any staff member
+    // who sees the ticket sees who got its reports; sending needs tickets.devis.
+    routes.get(
+      '/api/tickets/:id/reports',
+      { schema: { params: TicketIdParamsSchema, response: { 200: TicketReportsAnswerSchema } } },
+      async (request, reply) => {
+        // Staff only: ROUTE_ACCESS says so, checked before this runs.
+        const principal = principalOf(request);
+        const ticket = await ticketInScope(deps, principal, request.params.id);
+        const [reports, emails] = await Promise.all([listTicketReports(deps.pool, ticket.id), listTicketReportEmails(deps.pool, ticket.id)]);
+        return reply.header('cache-control', 'no-store').send(ticketReportsAnswer(reports, emails));
+      },
+    );
+
     routes.post('/api/reports/send-email', { schema: { body: SendReportEmailBodySchema } }, async (request, reply) => {
       const principal = principalOf(request);
       requireStaff(principal);
@@ -168,11 +239,7 @@ export async function reportRoutes(app: FastifyInstance, deps: AppDeps): Promise
       const stream = reportStreamId(report.id);
       for (let attempt = 0; ; attempt++) {
         const history = await readStreamOrEmpty(deps.store, stream);
-        const asked = new Set(
-          history
-            .filter((event) => event.type === 'ReportEmailRequested')
-            .map((event) => (event.data as ReportEmailRequestedData).recipient.email.toLowerCase()),
-        );
+        const asked = recipientsAlreadyAsked(history);
         const fresh = [...wanted.values()].filter((recipient) => !asked.has(recipient.email));
         const alreadyRequested = wanted.size - fresh.length;
         if (fresh.length === 0) return reply.send({ success: true, queued: 0, alreadyRequested });

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReportEvent } from '@fsm/contracts';
+import { REPORT_ERROR_TEXT_MAX, type ReportEvent } from '@fsm/contracts';
 import type { Projector } from '../../projector.js';
 import { createReadModelHarness, type ReadModelHarness } from '../../test-support/read-model-harness.js';
 import { reportsProjector } from './reports-projector.js';
-import { findReport, findReportByFilename, listReportEmails, listTicketReports } from './reports-queries.js';
+import { findReport, findReportByFilename, listReportEmails, listTicketReportEmails, listTicketReports } from './reports-queries.js';
 
 const projectors: Projector[] = [reportsProjector];
 let h: ReadModelHarness;
@@ -73,16 +73,27 @@ describe('reports read model', () => {
     ]);
   });
 
+  it('keeps a failure text bounded, and gives a ticket the latest e-mail per recipient (a failed one asked again)', async () => {
+    const otherReport = randomUUID();
+    const otherTicket = randomUUID();
+    const otherStream = `report-${otherReport}`;
+    const ask = (email: string, requestedAt: string): ReportEvent => ({
+      type: 'ReportEmailRequested',
+      data: { reportId: otherReport, ticketId: otherTicket, recipient: { email, nom: '', prenom: '' }, ticketNumber: 'N', site: 'S', installation: 'I', agenceNom: null, requestedAt },
+    });
+    await h.given(otherStream, [{ ...generated, data: { ...generated.data, reportId: otherReport, ticketId: otherTicket, filename: 'rapport-N-bbbbbbbb.pdf' } }, ask('a@x.fr', at)]);
+    const [first] = await listReportEmails(h.pool, otherReport);
+    await h.given(otherStream, [
+      { type: 'ReportEmailFailed', data: { reportId: otherReport, requestEventId: first!.request_event_id, recipient: 'a@x.fr', error: `550 ${'x'.repeat(5000)}`, permanent: true, failedAt: at } },
+      ask('A@x.fr', '2026-03-02T11:00:00.000Z'),
+    ]);
+    expect((await listReportEmails(h.pool, otherReport)).find((email) => email.status === 'failed')?.error).toHaveLength(REPORT_ERROR_TEXT_MAX);
+    expect((await listTicketReportEmails(h.pool, otherTicket)).map((email) => [email.recipient_email, email.status])).toEqual([['A@x.fr', 'requested']]);
+  });
+
   it('changes nothing when events are delivered again, and gives the same rows after a rebuild', async () => {
     const before = await tables();
-    const tx = await h.pool.connect();
-    try {
-      await tx.query('BEGIN');
-      for (const event of (await h.store.readStream(stream)).reverse()) await reportsProjector.apply(tx, event);
-      await tx.query('COMMIT');
-    } finally {
-      tx.release();
-    }
+    await h.redeliver([stream]);
     expect(await tables()).toEqual(before);
     await h.rebuild();
     expect(await tables()).toEqual(before);

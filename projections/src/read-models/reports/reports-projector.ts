@@ -1,5 +1,5 @@
-import { ReportEventSchema } from '@fsm/contracts';
-import type { Projector } from '../../projector.js';
+import { REPORT_ERROR_TEXT_MAX, ReportEventSchema } from '@fsm/contracts';
+import { eventByEvent, type Projector } from '../../projector.js';
 import { domainEvent } from '../domain-event.js';
 
 /**
@@ -51,7 +51,7 @@ export const reportsProjector: Projector = {
       last_revision int NOT NULL
     );
     CREATE INDEX IF NOT EXISTS report_emails_report ON rm.report_emails (report_id, recipient_email);`,
-  async apply(tx, recorded) {
+  apply: eventByEvent(async (tx, recorded) => {
     const event = domainEvent(ReportEventSchema, recorded);
     const revision = recorded.revision;
     switch (event.type) {
@@ -99,12 +99,12 @@ export const reportsProjector: Projector = {
         const d = event.data;
         await tx.query(
           `INSERT INTO rm.reports (id, ticket_id, intervention_id, status, error, failed_at, last_revision)
-           VALUES ($1, $2, $3, 'failed', $4, $5, $6)
+           VALUES ($1, $2, $3, 'failed', left($4, $7), $5, $6)
            ON CONFLICT (id) DO UPDATE SET
              status = CASE WHEN rm.reports.status = 'generated' THEN 'generated' ELSE 'failed' END,
-             error = $4, failed_at = $5, last_revision = $6
+             error = left($4, $7), failed_at = $5, last_revision = $6
            WHERE rm.reports.last_revision < $6`,
-          [d.reportId, d.ticketId, d.interventionId, d.error, d.failedAt, revision],
+          [d.reportId, d.ticketId, d.interventionId, d.error, d.failedAt, revision, REPORT_ERROR_TEXT_MAX],
         );
         return [d.ticketId, d.reportId];
       }
@@ -131,12 +131,12 @@ export const reportsProjector: Projector = {
         const d = event.data;
         await tx.query(
           `UPDATE rm.report_emails SET status = CASE WHEN status = 'sent' THEN 'sent' ELSE 'failed' END,
-             error = $2, permanent = $3, failed_at = $4, last_revision = $5
+             error = left($2, $6), permanent = $3, failed_at = $4, last_revision = $5
            WHERE request_event_id = $1 AND last_revision < $5`,
-          [d.requestEventId, d.error, d.permanent, d.failedAt, revision],
+          [d.requestEventId, d.error, d.permanent, d.failedAt, revision, REPORT_ERROR_TEXT_MAX],
         );
         return [d.reportId];
       }
     }
-  },
+  }),
 };

@@ -1,3 +1,4 @@
+import type { ReportEmailStatus } from '@fsm/contracts';
 import type { Queryable } from '../queryable.js';
 
 export type ReportStatus = 'requested' | 'generated' | 'failed';
@@ -21,7 +22,7 @@ export interface ReportRow {
   generated_at: Date | null;
 }
 
-export type ReportEmailStatus = 'requested' | 'sent' | 'failed';
+export type { ReportEmailStatus };
 
 export interface ReportEmailRow {
   request_event_id: string;
@@ -76,6 +77,25 @@ export async function listReportEmails(db: Queryable, reportId: string): Promise
   const { rows } = await db.query<ReportEmailRow>(
     `SELECT ${EMAIL_COLUMNS} FROM rm.report_emails WHERE report_id = $1 ORDER BY requested_at, recipient_email, request_event_id`,
     [reportId],
+  );
+  return rows;
+}
+
+/**
+ * The e-mails of a ticket's reports: for each report and recipient, only the
+ * latest request (a failed e-mail asked again shows how the new one went).
+ */
+export async function listTicketReportEmails(db: Queryable, ticketId: string): Promise<ReportEmailRow[]> {
+  if (!GUID.test(ticketId)) return [];
+  const { rows } = await db.query<ReportEmailRow>(
+    `SELECT ${EMAIL_COLUMNS} FROM (
+       SELECT DISTINCT ON (e.report_id, lower(e.recipient_email)) e.*
+         FROM rm.report_emails e JOIN rm.reports r ON r.id = e.report_id
+        WHERE r.ticket_id = $1
+        ORDER BY e.report_id, lower(e.recipient_email), e.requested_at DESC, e.last_revision DESC
+     ) latest
+     ORDER BY requested_at, recipient_email, request_event_id`,
+    [ticketId],
   );
   return rows;
 }

@@ -1,4 +1,4 @@
-import { MANAGEMENT_MESSAGES, telesurvCreateBodySchema, telesurvUpdateBodySchema, type TelesurvAccount } from '@fsm/contracts';
+import { telesurvCreateBodySchema, telesurvUpdateBodySchema, type TelesurvAccount } from '@fsm/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Banner } from '../../../components/ui/banner';
@@ -7,7 +7,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { TextField } from '../../../components/ui/text-field';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
-import { checkForm } from '../../../lib/form-errors';
+import { checkForm, remainingErrors, type FieldErrors } from '../../../lib/form-errors';
 import { NewPasswordField } from '../../users/components/password-field';
 import { useCreateTelesurvAccount } from '../api/create-telesurv-account';
 import { telesurvAccountsQuery } from '../api/get-telesurv-accounts';
@@ -30,7 +30,8 @@ export function TelesurvAccountDialog({ account, onClose }: { account: TelesurvA
   const [shared, setShared] = useState(account?.partage_hors_perimetre === true);
   // The version the values were loaded at: the save is refused (409) if the account changed since.
   const [version, setVersion] = useState(account?.version);
-  const [alert, setAlert] = useState<string | null>(null);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<string | null>(null);
   const queryClient = useQueryClient();
   const create = useCreateTelesurvAccount();
   const update = useUpdateTelesurvAccount();
@@ -46,41 +47,45 @@ export function TelesurvAccountDialog({ account, onClose }: { account: TelesurvA
     },
   );
 
+  // The field is gone for a shared account: nothing typed before it went is sent.
+  const values = { nom, email, telephone, motdepasse: shared ? '' : motdepasse };
+  // §5: one sentence for any missing required field (the schemas' own messages).
+  const checkValues = () =>
+    account ? ({ mode: 'edit', account, check: checkForm(telesurvUpdateBodySchema, values) } as const) : ({ mode: 'create', check: checkForm(telesurvCreateBodySchema, values) } as const);
+  // After a refused save, the banner follows the fields: it goes once they are fixed (issue 18).
+  const shownErrors = remainingErrors(errors, checkValues().check);
+  const alert = Object.values(shownErrors)[0] ?? failure;
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setAlert(null);
+    setFailure(null);
     conflict.clear();
-    // §5: one sentence for any missing required field.
-    if (!nom.trim() || !email.trim() || (!editing && !motdepasse)) {
-      setAlert(editing ? MANAGEMENT_MESSAGES.telesurvNomEmailRequired : MANAGEMENT_MESSAGES.telesurvFieldsRequired);
+    const checked = checkValues();
+    if (!checked.check.ok) {
+      setErrors(checked.check.errors);
       return;
     }
-    // The field is gone for a shared account: nothing typed before it went is sent.
-    const values = { nom, email, telephone, motdepasse: shared ? '' : motdepasse };
+    setErrors({});
     try {
-      if (account) {
-        const check = checkForm(telesurvUpdateBodySchema, values);
-        if (!check.ok) return setAlert(check.first);
-        await update.mutateAsync({ id: account.id, body: { ...check.data, version } });
+      if (checked.mode === 'edit') {
+        await update.mutateAsync({ id: checked.account.id, body: { ...checked.check.data, version } });
         toast.show('Compte modifié.', { tone: 'success' });
       } else {
-        const check = checkForm(telesurvCreateBodySchema, values);
-        if (!check.ok) return setAlert(check.first);
-        await create.mutateAsync(check.data);
+        await create.mutateAsync(checked.check.data);
         toast.show('Compte créé.', { tone: 'success' });
       }
       onClose();
     } catch (error) {
-      if (!conflict.caught(error)) setAlert(errorMessage(error, editing ? TELESURV_MESSAGES.updateError : TELESURV_MESSAGES.createError));
+      if (!conflict.caught(error)) setFailure(errorMessage(error, editing ? TELESURV_MESSAGES.updateError : TELESURV_MESSAGES.createError));
     }
   };
 
   return (
     <Dialog open title={editing ? 'Modifier compte télésurveillance' : 'Ajouter compte télésurveillance'} onClose={onClose}>
       <form className="stack" onSubmit={submit} noValidate>
-        <TextField label="Nom" required value={nom} onChange={(e) => setNom(e.target.value)} autoComplete="off" />
-        <TextField label="Email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="off" />
-        <TextField label="Téléphone" type="tel" value={telephone} onChange={(e) => setTelephone(e.target.value)} />
+        <TextField label="Nom" required value={nom} onChange={(e) => setNom(e.target.value)} invalid={shownErrors.nom !== undefined} autoComplete="off" />
+        <TextField label="Email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} invalid={shownErrors.email !== undefined} autoComplete="off" />
+        <TextField label="Téléphone" type="tel" value={telephone} onChange={(e) => setTelephone(e.target.value)} invalid={shownErrors.telephone !== undefined} />
         {shared ? (
           <p className="muted">{TELESURV_MESSAGES.sharedOutsideScope}</p>
         ) : (

@@ -71,6 +71,32 @@ describe('Comptes télésurveillance screen', () => {
     expect(sentBody(mock.calls('POST /api/telesurv')[0])).toEqual({ nom: 'Veille Est', email: 'est@example.fr', telephone: null, motdepasse: 'Veille-Est1' });
   });
 
+  it('clears its banner once the fields are fixed, before the next submit (issue 18), and starts clean when reopened', async () => {
+    editor();
+    mockApi({ 'GET /api/telesurv': [CENTRALE] });
+    const app = renderApp('/telesurv');
+    await app.user.click(await screen.findByRole('button', { name: '+ Ajouter' }));
+    let dialog = screen.getByRole('dialog', { name: 'Ajouter compte télésurveillance' });
+    await app.user.type(within(dialog).getByLabelText('Email'), 'est@example.fr');
+    await app.user.click(within(dialog).getByRole('button', { name: 'Valider' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('Nom, email et mot de passe sont requis');
+    expect(within(dialog).getByLabelText('Nom').getAttribute('aria-invalid')).toBe('true');
+    await app.user.type(within(dialog).getByLabelText('Nom'), 'Veille Est');
+    // The password is still missing: the sentence stays, the name is no longer marked.
+    expect(within(dialog).getByRole('alert').textContent).toBe('Nom, email et mot de passe sont requis');
+    expect(within(dialog).getByLabelText('Nom').getAttribute('aria-invalid')).toBeNull();
+    await app.user.type(within(dialog).getByLabelText('Mot de passe'), 'Veille-Est1');
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+
+    await app.user.clear(within(dialog).getByLabelText('Nom'));
+    await app.user.click(within(dialog).getByRole('button', { name: 'Valider' }));
+    expect(within(dialog).getByRole('alert')).toBeTruthy();
+    await app.user.click(within(dialog).getByRole('button', { name: 'Annuler' }));
+    await app.user.click(screen.getByRole('button', { name: '+ Ajouter' }));
+    dialog = screen.getByRole('dialog', { name: 'Ajouter compte télésurveillance' });
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+  });
+
   it("shows the server's error on creation, else 'Erreur création'", async () => {
     editor();
     let answer = jsonResponse(400, { success: false, error: 'Cette adresse e-mail est déjà utilisée.' });

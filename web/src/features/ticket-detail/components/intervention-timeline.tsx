@@ -1,8 +1,10 @@
-import { deadlineBar, formatOverrunHours, ticketQuoteState } from '@fsm/contracts';
+import { deadlineBar, formatOverrunHours, ticketQuoteState, type TicketReport } from '@fsm/contracts';
 import type { ReactNode } from 'react';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 import { formatDate, formatDateTime, formatNumber } from '../../../lib/format';
+import type { InterlocuteurOption } from '../../lookups/api/lookup-types';
 import type { InterventionView, TicketView } from '../../tickets/api/ticket-view';
+import { ReportDelivery } from './report-delivery';
 import { ReportLink } from './report-link';
 
 /** One visit on site: the ticket's own (main) intervention or a re-intervention. */
@@ -19,6 +21,8 @@ export interface Visit {
   tempsTrajet: string | null;
   devis: boolean;
   nomRapport: string | null;
+  /** The re-intervention's id; null for the ticket's own visit (its report is the closure's). */
+  interventionId: string | null;
   /** When the visit sorts in time. */
   at: string;
 }
@@ -47,6 +51,7 @@ export function ticketVisits(ticket: TicketView, interventions: readonly Interve
     tempsTrajet: iv.temps_trajet,
     devis: iv.devis === 1,
     nomRapport: iv.nom_rapport,
+    interventionId: iv.id,
     at: iv.arrive_at ?? iv.created_at,
   }));
   if (ticket.arrive_at !== null || ticket.statut === 'clos' || ticket.statut === 'intervention') {
@@ -63,6 +68,7 @@ export function ticketVisits(ticket: TicketView, interventions: readonly Interve
       tempsTrajet: ticket.temps_trajet ?? null,
       devis: false,
       nomRapport: ticket.nom_rapport,
+      interventionId: null,
       // A closed ticket's closing visit is its last; an ongoing one comes after the re-interventions too.
       at: ticket.clos_at ?? ticket.arrive_at ?? new Date(8.64e15).toISOString(),
     });
@@ -104,11 +110,20 @@ export function InterventionTimeline({
   interventions,
   now,
   loading,
+  reports = [],
+  contacts = [],
+  canSendReports = false,
 }: {
   ticket: TicketView;
   interventions: readonly InterventionView[];
   now: Date;
   loading: boolean;
+  /** The visits' reports and their e-mails (GET /api/tickets/{id}/reports). */
+  reports?: readonly TicketReport[];
+  /** Whom a report may be addressed to, besides the requester. */
+  contacts?: readonly InterlocuteurOption[];
+  /** tickets.devis: send a report by e-mail. */
+  canSendReports?: boolean;
 }) {
   const visits = ticketVisits(ticket, interventions);
   const technician = name(ticket.technicien_prenom, ticket.technicien_nom);
@@ -147,6 +162,9 @@ export function InterventionTimeline({
         ) : null}
         {visits.map((visit, index) => {
           const finished = closed && index === visits.length - 1;
+          const report = reports.find((candidate) => candidate.intervention_id === visit.interventionId) ?? null;
+          // The workers name the file even when the browser that closed the visit never saved the name.
+          const filename = visit.nomRapport ?? (report?.status === 'generated' ? report.filename : null);
           return (
             <li key={visit.key} className={finished ? 'timeline__item timeline__item--finished' : 'timeline__item timeline__item--visit'}>
               <div className="timeline__head">
@@ -175,11 +193,12 @@ export function InterventionTimeline({
                   <p>{visit.remarque}</p>
                 </div>
               ) : null}
-              {visit.nomRapport ? (
-                <ReportLink className="timeline__report" filename={visit.nomRapport}>
-                  Télécharger le rapport ({visit.nomRapport})
+              {filename ? (
+                <ReportLink className="timeline__report" filename={filename}>
+                  Télécharger le rapport ({filename})
                 </ReportLink>
               ) : null}
+              {report ? <ReportDelivery ticket={ticket} report={report} filename={filename} contacts={contacts} canSend={canSendReports} /> : null}
             </li>
           );
         })}

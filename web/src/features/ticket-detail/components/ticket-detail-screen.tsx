@@ -18,6 +18,7 @@ import type { TicketView } from '../../tickets/api/ticket-view';
 import { QuoteValidationDialog } from '../../tickets/components/quote-validation-dialog';
 import { useInterventions } from '../api/get-interventions';
 import { useTicket } from '../api/get-ticket';
+import { useTicketReports } from '../api/get-ticket-reports';
 import type { VisitMode } from '../api/record-visit';
 import { clearDraft, draftKey, loadDraft, newDraft, saveDraft, type VisitDraft } from '../visit-draft';
 import { AuditHistory } from './audit-history';
@@ -72,6 +73,8 @@ function TicketDetail({ ticket }: { ticket: TicketView }) {
   const now = useNow();
   const canDevis = hasPermission(user, PERMISSIONS.ticketsDevis);
   const interventions = useInterventions(ticket.id);
+  // Reports exist once a visit is recorded: the closure, or a re-intervention.
+  const reports = useTicketReports(ticket.id, ticket.statut === 'clos' || ticket.interventions_supp_count > 0);
   const contacts = useMostSpecificInterlocuteurs({
     installationId: ticket.installation_id,
     siteId: ticket.site_id ?? null,
@@ -122,6 +125,9 @@ function TicketDetail({ ticket }: { ticket: TicketView }) {
     setConfirmingDiscard(false);
   };
 
+  // The closure's report, also when the browser that closed the ticket never saved its name.
+  const closureReport =
+    ticket.nom_rapport ?? reports.data?.find((report) => report.intervention_id === null && report.status === 'generated')?.filename ?? null;
   const label = ticketCardLabel(ticket);
   const closure = ticketUrgentClosure(ticket);
   const quote = ticketQuoteState(ticket);
@@ -222,7 +228,15 @@ function TicketDetail({ ticket }: { ticket: TicketView }) {
               </div>
             </section>
 
-            <InterventionTimeline ticket={ticket} interventions={interventions.data ?? []} now={now} loading={interventions.isPending} />
+            <InterventionTimeline
+              ticket={ticket}
+              interventions={interventions.data ?? []}
+              now={now}
+              loading={interventions.isPending}
+              reports={reports.data ?? []}
+              contacts={contacts.data ?? []}
+              canSendReports={canDevis}
+            />
           </div>
 
           <aside className="detail-layout__aside stack" aria-label="Résumé et actions">
@@ -275,9 +289,7 @@ function TicketDetail({ ticket }: { ticket: TicketView }) {
                 <Fact label="Interventions">{String(ticket.interventions_count)}</Fact>
                 <Fact label="Clos le">{ticket.clos_at ? formatDateTime(ticket.clos_at) : null}</Fact>
                 <Fact label="Rapport">
-                  {ticket.nom_rapport ? (
-                    <ReportLink filename={ticket.nom_rapport}>Télécharger le rapport</ReportLink>
-                  ) : null}
+                  {closureReport ? <ReportLink filename={closureReport}>Télécharger le rapport</ReportLink> : null}
                 </Fact>
               </dl>
             </section>

@@ -1,0 +1,81 @@
+import { REPORT_MESSAGES, type TicketReport, type TicketReportEmail } from '@fsm/contracts';
+import { useState } from 'react';
+import { formatDateTime } from '../../../lib/format';
+import type { InterlocuteurOption } from '../../lookups/api/lookup-types';
+import type { TicketView } from '../../tickets/api/ticket-view';
+import { SEND_REPORT_TITLE, SendReportEmailDialog } from './send-report-email-dialog';
+
+function who(email: TicketReportEmail): string {
+  const name = `${email.prenom} ${email.nom}`.trim();
+  return name ? `${name} (${email.email})` : email.email;
+}
+
+function EmailLine({ email }: { email: TicketReportEmail }) {
+  switch (email.status) {
+    case 'sent':
+      return (
+        <li className="report-delivery__item report-delivery__item--sent">
+          Envoyé à {who(email)}
+          {email.sent_at ? ` le ${formatDateTime(email.sent_at)}` : ''}
+        </li>
+      );
+    case 'requested':
+      return (
+        <li className="report-delivery__item report-delivery__item--pending" aria-busy="true">
+          Envoi en cours à {who(email)}…
+        </li>
+      );
+    case 'failed':
+      return (
+        <li className="report-delivery__item report-delivery__item--failed">
+          <strong>Non envoyé à {who(email)}</strong>
+          {email.failed_at ? ` (${formatDateTime(email.failed_at)})` : ''}
+          {email.failure ? <span className="report-delivery__reason">{email.failure.message}</span> : null}
+        </li>
+      );
+  }
+}
+
+/**
+ * A visit's report as its e-mails went (issue 18): to whom and when, still
+ * being sent, or why it failed, and, for those allowed to send reports
+ * (tickets.devis), « Envoyer le rapport par e-mail ».
+ */
+export function ReportDelivery({
+  ticket,
+  report,
+  filename,
+  contacts,
+  canSend,
+}: {
+  ticket: TicketView;
+  report: TicketReport;
+  filename: string | null;
+  contacts: readonly InterlocuteurOption[];
+  canSend: boolean;
+}) {
+  const [sending, setSending] = useState(false);
+  if (report.status === 'requested') return <p className="muted small">Rapport en cours de génération…</p>;
+  if (report.status === 'failed' && !filename) return <p className="report-delivery__item--failed small">{REPORT_MESSAGES.failed}</p>;
+  return (
+    <div className="report-delivery">
+      {report.emails.length === 0 ? (
+        <p className="muted small">Rapport non envoyé par e-mail.</p>
+      ) : (
+        <ul className="report-delivery__list" aria-label="Envois du rapport par e-mail">
+          {report.emails.map((email) => (
+            <EmailLine key={email.id} email={email} />
+          ))}
+        </ul>
+      )}
+      {canSend && filename ? (
+        <button type="button" className="btn btn--small" onClick={() => setSending(true)}>
+          {SEND_REPORT_TITLE}
+        </button>
+      ) : null}
+      {sending && filename ? (
+        <SendReportEmailDialog ticket={ticket} report={report} filename={filename} contacts={contacts} onClose={() => setSending(false)} />
+      ) : null}
+    </div>
+  );
+}
