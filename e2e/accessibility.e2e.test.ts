@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core';
+import { MANAGEMENT_MESSAGES } from '@fsm/contracts';
 import { describeViolations, seriousA11yViolations, type A11yCheckOptions } from './support/a11y.js';
 import { PHONE, foreignRequests, launchBrowser, newContext, recordConsole, saveArtifacts, saveArtifactsOnTimeout, signedInContext, skipReason } from './support/browser.js';
 import { describeLayoutProblems, layoutProblems } from './support/layout-checks.js';
@@ -84,6 +85,30 @@ describe.skipIf(skipReason !== null)('accessibility: no serious or critical axe-
       await page.setContent(form('.c{display:inline-flex;width:18px;height:18px} .b{width:60px;overflow:hidden;white-space:nowrap} .r{position:relative} .card{position:absolute;top:0;left:0;width:300px;background:#fff}'));
       const kinds = new Set((await layoutProblems(page)).map((p) => p.kind));
       expect([...kinds].sort()).toEqual(['texte coupé', 'texte hors de son cadre', 'texte masqué', 'textes superposés']);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('the layout check finds a row button that a sticky first column covers however the table scrolls, and passes one it can scroll clear of', async () => {
+    const context = await newContext(browser, stack.baseUrl, PHONE);
+    const page = await context.newPage();
+    try {
+      // A phone table as the product draws one: a sticky name column, the row's buttons at the end.
+      const table = (nameWidth: string) =>
+        `<html lang="fr"><head><meta name="viewport" content="width=device-width, initial-scale=1"><title>t</title><style>body{font:16px sans-serif;margin:8px} .wrap{overflow-x:auto} table{border-collapse:collapse} td,th{white-space:nowrap;padding:8px} ` +
+        `th{position:sticky;left:0;z-index:1;background:#fff;width:${nameWidth};min-width:${nameWidth};max-width:${nameWidth};white-space:normal}</style></head><body><main>` +
+        '<div class="wrap"><table><tbody><tr><th scope="row">Résidence Les Terrasses de Gerland</th><td>12 avenue Tony Garnier, 69007 Lyon</td>' +
+        '<td><button>Interlocuteurs</button> <button>Modifier</button></td></tr></tbody></table></div></main></body></html>';
+      await page.setContent(table('330px'));
+      const problems = await layoutProblems(page);
+      expect(problems.map((p) => [p.kind, p.text])).toEqual([
+        ['commande recouverte', 'Interlocuteurs'],
+        ['commande recouverte', 'Modifier'],
+      ]);
+      expect(problems[0]!.detail).toContain('recouvert par');
+      await page.setContent(table('8rem'));
+      expect(await layoutProblems(page)).toEqual([]);
     } finally {
       await context.close();
     }
@@ -274,9 +299,8 @@ describe.skipIf(skipReason !== null)('accessibility: no serious or critical axe-
       await qrDialog.getByText('Fermer', { exact: true }).waitFor();
       await check(page, 'QR codes d’une installation');
       await closeDialog(page, qrDialog);
-      // On a phone the row's last column sits under the table's sticky first column once Playwright
-      // scrolls to it (noted in the report of issue 18): the dialog is what this walk checks, so it is opened directly.
-      await page.getByRole('button', { name: /^Interlocuteurs de / }).first().dispatchEvent('click');
+      // A real click: on a phone the button must come out from under the table's sticky first column (issue 18).
+      await page.getByRole('button', { name: /^Interlocuteurs de / }).first().click();
       const contacts = page.getByRole('dialog', { name: /Interlocuteurs/ });
       await contacts.waitFor();
       await contacts.getByRole('button', { name: '+ Ajouter un interlocuteur' }).waitFor();
@@ -306,6 +330,13 @@ describe.skipIf(skipReason !== null)('accessibility: no serious or critical axe-
       const agence = dialog(page, "Modifier l'agence");
       await agence.getByRole('checkbox').first().waitFor();
       await check(page, 'Modifier une agence');
+      // Edited: a half-day closed, an hour set, another refused with its message under it.
+      await agence.getByRole('checkbox', { name: 'Mardi après-midi' }).uncheck();
+      await agence.getByLabel('Mardi matin, fermeture').fill('19:00');
+      await agence.getByLabel('Jeudi matin, fermeture').fill('07:00');
+      await agence.getByRole('button', { name: 'Enregistrer' }).click();
+      await agence.getByText(MANAGEMENT_MESSAGES.horaireMorningOrder).waitFor();
+      await check(page, 'Modifier une agence (horaires modifiés, une erreur)');
       await closeDialog(page, agence);
       await check(page, 'Agences');
 

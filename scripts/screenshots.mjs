@@ -31,6 +31,19 @@ const screens = [
   { name: 'clients', path: '/clients', as: 'admin_plus@demo.fr' },
   { name: 'qrcodes', path: '/qrcodes', as: 'admin_plus@demo.fr' },
   { name: 'agences', path: '/agences', as: 'admin_plus@demo.fr' },
+  {
+    name: 'agence-form',
+    path: '/agences',
+    as: 'admin_plus@demo.fr',
+    // The edit dialog with its opening hours, one day set to 07:30–19:00 without a break.
+    action: async (page) => {
+      await page.getByRole('button', { name: /^Modifier / }).first().click();
+      const dialog = page.getByRole('dialog', { name: "Modifier l'agence" });
+      await dialog.getByLabel('Mardi matin, ouverture').fill('07:30');
+      await dialog.getByLabel('Mardi matin, fermeture').fill('19:00');
+      await dialog.getByRole('checkbox', { name: 'Mardi après-midi' }).uncheck();
+    },
+  },
   { name: 'users', path: '/users', as: 'admin_plus@demo.fr' },
   { name: 'telesurv-accounts', path: '/telesurv', as: 'admin_plus@demo.fr' },
   { name: 'metiers', path: '/metiers', as: 'admin_plus@demo.fr' },

@@ -8,6 +8,14 @@ import type { Page } from 'playwright-core';
  * is now, within the open modal dialog when there is one (the page behind it
  * is covered on purpose).
  *
+ * A control (button, link, field) is also a finding when another element
+ * covers its centre at every position its scrolling boxes can take, as a
+ * tap or a click there reaches the other element (issue 18: the clients
+ * table's sticky first column over the row's 'Interlocuteurs' button, on a
+ * phone). Sticky and fixed layers count here: covering controls is what they
+ * must not do. The check scrolls as a browser does to bring a control into
+ * view, then puts every scroll position back.
+ *
  * What is not a finding: text cut with an ellipsis on purpose
  * (`text-overflow: ellipsis`, `-webkit-line-clamp`), text in a scrolling box
  * (the user scrolls to it), visually hidden text for screen readers, text
@@ -15,7 +23,7 @@ import type { Page } from 'playwright-core';
  * there).
  */
 export interface LayoutProblem {
-  kind: 'débordement de page' | 'texte coupé' | 'texte hors de son cadre' | 'textes superposés' | 'texte masqué';
+  kind: 'débordement de page' | 'texte coupé' | 'texte hors de son cadre' | 'textes superposés' | 'texte masqué' | 'commande recouverte';
   text: string;
   where: string;
   detail: string;
@@ -226,6 +234,82 @@ export async function layoutProblems(page: Page): Promise<LayoutProblem[]> {
         problems.push({ kind: 'texte masqué', text: short(b.text), where: describe(b.el), detail: `recouvert par ${describe(top)}` });
         break;
       }
+    }
+
+    // A control covered wherever scrolling puts it: what a tap at its centre reaches instead, or null when nothing covers it.
+    const coverAt = (control: Element): Element | null => {
+      const r = control.getBoundingClientRect();
+      const x = r.left + r.width / 2;
+      const y = r.top + r.height / 2;
+      if (x < 0 || y < 0 || x >= window.innerWidth || y >= window.innerHeight) return null;
+      const top = document.elementFromPoint(x, y);
+      if (!top || related(top, control)) return null;
+      // A control's own label (around it, or pointing at it) takes the tap for it.
+      const label = top.closest('label');
+      if (label && (label.control === control || label === control.closest('label'))) return null;
+      // Hit through a pseudo-element: a whole-card link's transparent overlay, by design.
+      const box = top.getBoundingClientRect();
+      if (x < box.left || x > box.right || y < box.top || y > box.bottom) return null;
+      // The toast region floats over the page by design; it goes away by itself.
+      if (top.closest('[role="status"], [role="alert"], .toast, .toasts')) return null;
+      // A decoration drawn on the control itself (a custom checkbox's tick) is part of it.
+      const own = control.getBoundingClientRect();
+      if (box.left >= own.left - TOLERANCE && box.right <= own.right + TOLERANCE && box.top >= own.top - TOLERANCE && box.bottom <= own.bottom + TOLERANCE) return null;
+      // An open menu or list, and the bar that holds it, float over the page until closed.
+      const layer = layerOf(top);
+      const popup = '[role="menu"], [role="listbox"]';
+      if (layer && (layer.matches(popup) || [...layer.querySelectorAll(popup)].some((open) => !invisible(open)))) return null;
+      return top;
+    };
+    const scrollers = [document.scrollingElement ?? document.documentElement, ...scope.querySelectorAll('*')].filter((el) => {
+      if (el === document.scrollingElement) return true;
+      const s = getComputedStyle(el);
+      return (['auto', 'scroll'].includes(s.overflowX) && el.scrollWidth > el.clientWidth) || (['auto', 'scroll'].includes(s.overflowY) && el.scrollHeight > el.clientHeight);
+    });
+    const saved = scrollers.map((el) => [el, el.scrollLeft, el.scrollTop] as const);
+    const restoreScroll = () => {
+      for (const [el, left, top] of saved) {
+        el.scrollLeft = left;
+        el.scrollTop = top;
+      }
+    };
+    /** Its centre in the viewport and in the visible part of every box that scrolls it. */
+    const centreShown = (control: Element): boolean => {
+      const r = control.getBoundingClientRect();
+      const x = r.left + r.width / 2;
+      const y = r.top + r.height / 2;
+      if (x < 0 || y < 0 || x >= window.innerWidth || y >= window.innerHeight) return false;
+      return scrollers.every((box) => {
+        if (box === document.scrollingElement || !box.contains(control)) return true;
+        const b = box.getBoundingClientRect();
+        return x >= b.left && x <= b.right && y >= b.top && y <= b.bottom;
+      });
+    };
+    const controls = [...scope.querySelectorAll('button, a[href], input:not([type="hidden"]), select, textarea, [role="button"], [role="link"], [role="checkbox"], [role="tab"]')];
+    try {
+      for (const control of controls) {
+        const r = control.getBoundingClientRect();
+        if (r.width < 1 || r.height < 1 || invisible(control) || srOnly(control) || control.closest('[aria-hidden="true"], [inert]')) continue;
+        if (centreShown(control) && !coverAt(control)) continue;
+        // Scrolled away or covered: try where a browser or a test driver brings it (Playwright tries these too).
+        let cover: Element | null = null;
+        let clear = false;
+        for (const align of ['nearest', 'end', 'center', 'start'] as const) {
+          control.scrollIntoView({ block: align, inline: align, behavior: 'instant' });
+          if (!centreShown(control)) continue;
+          cover = coverAt(control);
+          if (!cover) {
+            clear = true;
+            break;
+          }
+        }
+        restoreScroll();
+        if (clear || !cover) continue;
+        const name = control.getAttribute('aria-label') ?? (control as HTMLElement).innerText ?? '';
+        problems.push({ kind: 'commande recouverte', text: short(name), where: describe(control), detail: `recouvert par ${describe(cover)} à toutes les positions de défilement` });
+      }
+    } finally {
+      restoreScroll();
     }
     return problems;
   }) as Promise<LayoutProblem[]>;

@@ -26,6 +26,19 @@ describe('isUrgentTicket', () => {
       expect(isUrgentTicket({ astreinte: 1, openedAt: '2025-06-17T08:30:00', horaires: lateAgency })).toBe(true);
     });
 
+    it('follows a day open without a midday break, as the agency form stores 07:30–19:00 (one half-day, the other null)', () => {
+      const noBreak: OpeningHoursDay[] = [
+        { day_of_week: 2, morning_open: '07:30', morning_close: '19:00', afternoon_open: null, afternoon_close: null },
+      ];
+      expect(isUrgentTicket({ astreinte: 1, openedAt: '2025-06-17T07:30:00', horaires: noBreak })).toBe(false);
+      expect(isUrgentTicket({ astreinte: 1, openedAt: '2025-06-17T12:45:00', horaires: noBreak })).toBe(false);
+      expect(isUrgentTicket({ astreinte: 1, openedAt: '2025-06-17T18:59:00', horaires: noBreak })).toBe(false);
+      expect(isUrgentTicket({ astreinte: 1, openedAt: '2025-06-17T07:29:00', horaires: noBreak })).toBe(true);
+      expect(isUrgentTicket({ astreinte: 1, openedAt: '2025-06-17T19:00:00', horaires: noBreak })).toBe(true);
+      // The other weekdays have no entry: closed all day.
+      expect(isUrgentTicket({ astreinte: 1, openedAt: '2025-06-18T10:00:00', horaires: noBreak })).toBe(true);
+    });
+
     it('accepts a boolean flag', () => {
       expect(isUrgentTicket({ astreinte: true, openedAt: '2025-06-21T10:00:00' })).toBe(true);
     });

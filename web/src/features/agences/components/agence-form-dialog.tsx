@@ -1,4 +1,4 @@
-import { agenceBodySchema, defaultAgenceHoraires, type Agence, type AgenceHoraire } from '@fsm/contracts';
+import { agenceBodySchema, agenceHorairesBodySchema, defaultAgenceHoraires, type Agence, type AgenceHoraire } from '@fsm/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Banner } from '../../../components/ui/banner';
@@ -43,6 +43,7 @@ export function AgenceFormDialog({ agence, onClose }: { agence: Agence | null; o
   const initialWeek = editing ? horairesQuery.data : defaultAgenceHoraires();
   const [week, setWeek] = useState<AgenceHoraire[] | null>(editing ? null : defaultAgenceHoraires());
   const [errors, setErrors] = useState<FieldErrors>({});
+  const [weekErrors, setWeekErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const create = useCreateAgence();
   const update = useUpdateAgence();
@@ -63,6 +64,7 @@ export function AgenceFormDialog({ agence, onClose }: { agence: Agence | null; o
       setVersion(fresh.version);
       setWeek(hours);
       setErrors({});
+      setWeekErrors({});
     },
   );
 
@@ -73,19 +75,21 @@ export function AgenceFormDialog({ agence, onClose }: { agence: Agence | null; o
   const set = (key: keyof AgenceFormValues) => (event: { target: { value: string } }) => setValues((v) => ({ ...v, [key]: event.target.value }));
 
   const checkValues = () => checkForm(agenceBodySchema, values);
+  // The same rules as PUT /api/agences/{id}/horaires (HH:mm, both times of a half-day, closing after opening).
+  const checkWeek = () => checkForm(agenceHorairesBodySchema, week ?? []);
   // After a refused save, each message follows its field: it goes once the field is fixed.
   const shownErrors = remainingErrors(errors, checkValues());
+  const shownWeekErrors = remainingErrors(weekErrors, checkWeek());
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setFailure(null);
     conflict.clear();
     const check = checkValues();
-    if (!check.ok) {
-      setErrors(check.errors);
-      return;
-    }
-    setErrors({});
+    const weekCheck = checkWeek();
+    setErrors(check.ok ? {} : check.errors);
+    setWeekErrors(weekCheck.ok ? {} : weekCheck.errors);
+    if (!check.ok || !weekCheck.ok) return;
     try {
       if (agence) {
         const saved = await update.mutateAsync({ id: agence.id, body: { ...check.data, version } });
@@ -116,7 +120,7 @@ export function AgenceFormDialog({ agence, onClose }: { agence: Agence | null; o
         </div>
         <TextField label="Téléphone" required type="tel" value={values.telephone} onChange={set('telephone')} error={shownErrors.telephone} />
         {week ? (
-          <HorairesFieldset week={week} onChange={setWeek} disabled={busy} />
+          <HorairesFieldset week={week} onChange={setWeek} disabled={busy} errors={shownWeekErrors} />
         ) : horairesQuery.isError ? (
           <Banner tone="error">{AGENCE_MESSAGES.horairesLoadError}</Banner>
         ) : (
