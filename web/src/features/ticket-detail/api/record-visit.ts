@@ -1,7 +1,7 @@
 import type { TicketVisitBody } from '@fsm/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
-import { ticketKeys } from '../../tickets/api/ticket-keys';
+import { refreshAfterTicketCommand } from '../../tickets/api/refresh-ticket-pages';
 import { parseTicket, type TicketView } from '../../tickets/api/ticket-view';
 
 export type VisitMode = 'close' | 'reintervention';
@@ -23,11 +23,6 @@ export function useRecordVisit() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: recordVisit,
-    onSuccess: (ticket, input) => {
-      if (ticket) queryClient.setQueryData(ticketKeys.detail(input.ticketId), ticket);
-      void queryClient.invalidateQueries({ queryKey: ticketKeys.detail(input.ticketId) });
-      void queryClient.invalidateQueries({ queryKey: ticketKeys.lists() });
-      void queryClient.invalidateQueries({ queryKey: ticketKeys.summary() });
-    },
+    onSuccess: (ticket, input) => refreshAfterTicketCommand(queryClient, [input.ticketId], ticket),
   });
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
-import { ticketKeys } from '../../tickets/api/ticket-keys';
+import { refreshAfterTicketCommand } from '../../tickets/api/refresh-ticket-pages';
 import { parseTicket, type TicketView } from '../../tickets/api/ticket-view';
 
 /** PATCH /api/tickets/{id} `{ statut: 'en_cours', technicien_id }` (spec §4 "Take in charge"). */
@@ -16,11 +16,6 @@ export function useTakeInCharge() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: takeInCharge,
-    onSuccess: (ticket, input) => {
-      if (ticket) queryClient.setQueryData(ticketKeys.detail(input.ticketId), ticket);
-      void queryClient.invalidateQueries({ queryKey: ticketKeys.detail(input.ticketId) });
-      void queryClient.invalidateQueries({ queryKey: ticketKeys.lists() });
-      void queryClient.invalidateQueries({ queryKey: ticketKeys.summary() });
-    },
+    onSuccess: (ticket, input) => refreshAfterTicketCommand(queryClient, [input.ticketId], ticket),
   });
 }

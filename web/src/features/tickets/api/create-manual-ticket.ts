@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiRequest } from '../../../lib/api-client';
-import { refreshTicketPages } from './refresh-ticket-pages';
-import { ticketKeys } from './ticket-keys';
+import { refreshAfterTicketCommand } from './refresh-ticket-pages';
 
 /** Multipart fields of POST /api/tickets/manual/ticket-create (spec §3 "Manual ticket payload"). */
 export interface ManualTicketInput {
@@ -61,10 +60,6 @@ export function useCreateManualTicket() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createManualTicket,
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ticketKeys.lists() });
-      void refreshTicketPages(queryClient, []);
-      void queryClient.invalidateQueries({ queryKey: ticketKeys.summary() });
-    },
+    onSuccess: () => refreshAfterTicketCommand(queryClient, []),
   });
 }

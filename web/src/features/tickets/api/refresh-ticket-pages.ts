@@ -3,6 +3,7 @@ import { refreshLoadedPages, refreshPagedQueries } from '../../../lib/infinite-p
 import { closedTicketsPagedList, type ClosedTicketsFilters } from './get-closed-tickets';
 import { TICKET_PAGE_SIZE, openTicketsPagedList } from './get-open-tickets';
 import { ticketKeys, type OpenTicketsPageFilters } from './ticket-keys';
+import type { TicketView } from './ticket-view';
 
 /**
  * After a change to these tickets (a live message, the user's own command),
@@ -22,4 +23,19 @@ export function refreshTicketPages(queryClient: QueryClient, ids: readonly strin
     }
     return undefined;
   });
+}
+
+/**
+ * After the user's own command on tickets (take in charge, a visit, a quote
+ * validated, a ticket added): the unpaged lists and the summary are reloaded,
+ * the paged lists refresh only what concerns these tickets, and each ticket's
+ * detail takes the answer when there is one, then is read again.
+ */
+export function refreshAfterTicketCommand(queryClient: QueryClient, ticketIds: readonly string[], answer?: TicketView | null): void {
+  const [first] = ticketIds;
+  if (answer && first !== undefined) queryClient.setQueryData(ticketKeys.detail(first), answer);
+  for (const id of ticketIds) void queryClient.invalidateQueries({ queryKey: ticketKeys.detail(id) });
+  void queryClient.invalidateQueries({ queryKey: ticketKeys.lists() });
+  void refreshTicketPages(queryClient, ticketIds);
+  void queryClient.invalidateQueries({ queryKey: ticketKeys.summary() });
 }

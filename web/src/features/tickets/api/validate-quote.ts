@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiClient } from '../../../lib/api-client';
-import { refreshTicketPages } from './refresh-ticket-pages';
-import { ticketKeys } from './ticket-keys';
+import { refreshAfterTicketCommand } from './refresh-ticket-pages';
 
 export interface ValidateQuoteInput {
   ticketId: string;
@@ -27,11 +26,6 @@ export function useValidateQuote() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: validateQuote,
-    onSuccess: (_data, input) => {
-      void queryClient.invalidateQueries({ queryKey: ticketKeys.lists() });
-      void refreshTicketPages(queryClient, [input.ticketId]);
-      void queryClient.invalidateQueries({ queryKey: ticketKeys.summary() });
-      void queryClient.invalidateQueries({ queryKey: ticketKeys.detail(input.ticketId) });
-    },
+    onSuccess: (_data, input) => refreshAfterTicketCommand(queryClient, [input.ticketId]),
   });
 }
