@@ -35,8 +35,9 @@ export interface RetryOutcome {
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Drops every read model and replays the whole log. A read model that fails on
- * an event stops there; the rebuild still completes for the others.
+ * Rebuilds every read model from the whole log beside the live ones and
+ * returns once they are swapped in (blue-green.ts). A read model that fails
+ * on an event stops there; the rebuild still completes for the others.
  */
 export async function rebuildReadModels({ pool, store, runner, pollMs = 200 }: MaintenanceOptions): Promise<RebuildOutcome> {
   const head = await store.headPosition();

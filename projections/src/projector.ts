@@ -29,11 +29,12 @@ export interface Projector {
   readonly handles: readonly string[];
   /**
    * Names of the projectors whose tables `apply` reads (copies a client's
-   * agency into a site, ...). They must be registered before this one: the
-   * runner applies a batch projector after projector in registration order, so
-   * a reader sees its sources as they stand after the whole batch, and guards
-   * every copied fact by the source stream's revision (a later event of the
-   * source in the same batch then changes nothing). When one of them is
+   * agency into a site, ...). They must be registered before this one. The
+   * runner gives readers and their sources one event at a time, in log order
+   * across them, so a reader copies its sources as they stood at its event,
+   * whatever the batch boundaries (a live batch and a rebuild batch leave the
+   * same rows); the other projectors get their whole share of the batch at
+   * once. When one of them is
    * stopped on an event, this one stops there too rather than copy stale rows
    * it could never correct.
    */

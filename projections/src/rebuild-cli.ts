@@ -3,7 +3,8 @@ import { runMaintenanceCommand } from './maintenance-cli.js';
 import { describeStoppedProjector } from './stopped-projectors.js';
 
 /**
- * `npm run rebuild`: drops every read model and replays the whole log. When
+ * `npm run rebuild`: builds every read model again from the whole log beside
+ * the live ones, and swaps them in once caught up (blue-green.ts). When
  * a runner is already active (the app is running), it is asked to do it and
  * this command waits; otherwise this command does it itself. A read model
  * that fails on an event stops there and is listed; the others complete, and

@@ -3,11 +3,12 @@ import { EventEmitter } from 'node:events';
 import type pg from 'pg';
 import type { QueryResult } from 'pg';
 import { LeasedConsumer, isLeaseLost, leaseName, type EventStore, type LeaderSession, type Position, type RecordedEvent, type SubscriptionBatch } from '@fsm/eventstore';
+import { RETIRED_SCHEMA, SHADOW_SCHEMA, projectorsInSchema, shadowRunnerName, tablesOf } from './blue-green.js';
 import type { Projector } from './projector.js';
 import { RUNNER_SCHEMA, STOPPED_PROJECTORS_DDL, readStoppedProjectors, type StoppedProjector } from './stopped-projectors.js';
 
 export { RUNNER_SCHEMA };
-/** Schema holding every read-model table: `rebuild` drops it whole. */
+/** Schema holding every live read-model table (a rebuild builds beside it: blue-green.ts). */
 export const READ_MODEL_SCHEMA = 'rm';
 /** Channel on which a committed batch is announced to other processes. */
 export const PROJECTION_CHANNEL = 'projections_advanced';
@@ -38,7 +39,24 @@ export interface ProjectionRunnerOptions {
   /** How long a runner that stops renewing its lease keeps it (LEADER_LEASE_MS, default 10 s). */
   leaseMs?: number;
   logger?: RunnerLogger;
+  /**
+   * Internal (blue-green.ts): this runner builds the shadow of a rebuild in
+   * this schema, from the start of the log, and is swapped in by the live runner.
+   */
+  shadowSchema?: string;
 }
+
+/** A rebuild in progress in this process: the runner building the shadow, and what it rebuilds. */
+interface ShadowBuild {
+  runner: ProjectionRunner;
+  /** The read models rebuilt (a version changed, or a reader of one; every one on request). */
+  names: ReadonlySet<string>;
+  swapping: boolean;
+}
+
+/** How long the swap waits for a lock on a live table before it gives up and tries again later. */
+const SWAP_LOCK_TIMEOUT = '5s';
+const SWAP_RETRY_MS = 2_000;
 
 const MAX_IDS_PER_NOTIFY = 200;
 /**
@@ -135,12 +153,17 @@ export class ProjectionRunner extends EventEmitter {
   private readonly byType = new Map<string, Projector[]>();
   /** Per projector, those reading its tables, directly or through another: they stop with it. */
   private readonly readers = new Map<Projector, Projector[]>();
+  /**
+   * Readers and the sources they read (Projector.readsFrom): applied event by
+   * event, in log order across them, so a reader copies its sources as they
+   * stood at its event whatever the batch boundaries (a live batch of 3 and a
+   * rebuild batch of 2,000 then leave the same rows).
+   */
+  private readonly interleaved = new Set<Projector>();
   private readonly logger: RunnerLogger;
   private readonly consumer: LeasedConsumer;
   private lastPosition: Position | null = null;
   private caughtUpOnce = false;
-  /** Set by a reset: the replayed tables are vacuumed and analyzed once caught up. */
-  private analyzeWhenCaughtUp = false;
   private rebuildCheckTimer: NodeJS.Timeout | undefined;
   /** Serialises work on the lock session (batches, rebuilds): one transaction at a time. */
   private sessionQueue: Promise<unknown> = Promise.resolve();
@@ -148,6 +171,17 @@ export class ProjectionRunner extends EventEmitter {
   private readonly stoppedHere = new Map<string, StoppedProjector>();
   /** The rows of proj.stopped_projectors for this runner: deleted once their projector gets past the event. */
   private readonly recordedStops = new Map<string, StoppedProjector>();
+  /** Schema of the tables this runner writes: `rm`, or the shadow's. */
+  private readonly schema: string;
+  private readonly options: ProjectionRunnerOptions;
+  /** The rebuild in progress (live runner only). */
+  private shadow: ShadowBuild | null = null;
+  /**
+   * Read models whose version changed, rebuilt in the shadow: their live tables
+   * are the previous version's, which this code may not write. They are not
+   * applied (screens read them as they stood) until the swap.
+   */
+  private frozen = new Set<string>();
 
   constructor(options: ProjectionRunnerOptions) {
     super();
@@ -156,6 +190,8 @@ export class ProjectionRunner extends EventEmitter {
     this.store = options.store;
     this.projectors = options.projectors;
     this.logger = options.logger ?? silentLogger;
+    this.options = options;
+    this.schema = options.shadowSchema ?? READ_MODEL_SCHEMA;
     const names = new Set<string>();
     for (const projector of this.projectors) {
       if (names.has(projector.name)) throw new Error(`projector ${projector.name} registered twice`);
@@ -169,6 +205,11 @@ export class ProjectionRunner extends EventEmitter {
         list.push(projector);
         this.byType.set(type, list);
       }
+    }
+    for (const projector of this.projectors) {
+      const sources = projector.readsFrom ?? [];
+      if (sources.length > 0) this.interleaved.add(projector);
+      for (const source of this.projectors) if (sources.includes(source.name)) this.interleaved.add(source);
     }
     for (const projector of this.projectors) {
       const found = new Set<string>([projector.name]);
@@ -195,14 +236,13 @@ export class ProjectionRunner extends EventEmitter {
       prepare: (session) => this.exclusive(() => this.prepare(session.client)),
       handle: (batch, session) => this.applyBatch(batch, session),
       onCaughtUp: () => {
+        // Not caught up while a rebuild is still to be swapped in: the swap restarts the subscription.
+        if (this.shadow) return;
         this.caughtUpOnce = true;
-        if (this.analyzeWhenCaughtUp) {
-          this.analyzeWhenCaughtUp = false;
-          void this.analyzeReadModels();
-        }
         this.emit('caughtUp', this.lastPosition);
       },
       onStepDown: () => {
+        void this.stopShadow();
         if (this.rebuildCheckTimer) clearTimeout(this.rebuildCheckTimer);
         this.rebuildCheckTimer = undefined;
         this.caughtUpOnce = false;
@@ -269,7 +309,13 @@ export class ProjectionRunner extends EventEmitter {
           this.name,
           JSON.stringify(this.versions),
         ]);
-        await this.createReadModels(client);
+        // A read model whose version changed keeps its previous tables until the rebuild swaps
+        // the new ones in: its new setupSql may not apply to them (an index on a new column).
+        // A read model never built before gets its (empty) tables at once, as before.
+        const { rows: stored } = await client.query<{ versions: Record<string, number> }>(`SELECT versions FROM ${RUNNER_SCHEMA}.checkpoints WHERE name = $1`, [this.name]);
+        const built = stored[0]?.versions ?? {};
+        const keepPrevious = (projector: Projector) => !this.options.shadowSchema && Object.hasOwn(built, projector.name) && built[projector.name] !== projector.version;
+        await this.createReadModels(client, (projector) => !keepPrevious(projector));
       } finally {
         await client.query('SELECT pg_advisory_unlock($1)', [lockKey('migrate')]);
       }
@@ -284,13 +330,15 @@ export class ProjectionRunner extends EventEmitter {
   }
 
   async stop(): Promise<void> {
+    await this.stopShadow();
     await this.consumer.stop();
   }
 
   /**
-   * Asks for a rebuild. The active runner (here or in another process) drops
-   * the read models and replays the log at its next batch; when no runner is
-   * active, the next one to start does it.
+   * Asks for a rebuild. The active runner (here or in another process) builds
+   * every read model again beside the live ones and swaps them in once caught
+   * up (blue-green.ts); `rebuild_requested` stays set until that swap. When no
+   * runner is active, the next one to start does it.
    */
   async requestRebuild(): Promise<void> {
     await this.pool.query(`UPDATE ${RUNNER_SCHEMA}.checkpoints SET rebuild_requested = true WHERE name = $1`, [this.name]);
@@ -337,7 +385,7 @@ export class ProjectionRunner extends EventEmitter {
         )
         .then(
           ({ rows }) => {
-            if (rows[0]?.rebuild_requested || rows[0]?.retry_requested) this.restartSubscription();
+            if ((rows[0]?.rebuild_requested && !this.shadow) || rows[0]?.retry_requested) this.restartSubscription();
           },
           () => undefined,
         )
@@ -363,11 +411,14 @@ export class ProjectionRunner extends EventEmitter {
     const row = rows[0];
     if (!row) throw new Error(`checkpoint row ${this.name} missing: call migrate() first`);
     let stored: StoredCheckpoint = { position: row.position, behind: row.projector_positions };
-    if (row.rebuild_requested || !sameVersions(row.versions, this.versions)) {
-      this.logger.info({ runner: this.name, stored: row.versions, wanted: this.versions }, 'projections: rebuilding read models');
-      await this.resetReadModels(client);
-      this.analyzeWhenCaughtUp = true;
-      stored = { position: null, behind: {} };
+    if (this.options.shadowSchema) {
+      // The shadow's own tables: nothing reads them before the swap.
+      if (row.rebuild_requested || !sameVersions(row.versions, this.versions)) {
+        await this.resetReadModels(client);
+        stored = { position: null, behind: {} };
+      }
+    } else {
+      await this.planRebuild(client, row.versions, row.rebuild_requested);
     }
     await client.query(`UPDATE ${RUNNER_SCHEMA}.checkpoints SET retry_requested = false WHERE name = $1 AND retry_requested`, [this.name]);
     await client.query(`DELETE FROM ${RUNNER_SCHEMA}.stopped_projectors WHERE runner = $1 AND NOT (projector = ANY($2::text[]))`, [
@@ -386,16 +437,208 @@ export class ProjectionRunner extends EventEmitter {
     this.lastPosition = stored.position;
     let from = stored.position;
     for (const projector of this.projectors) {
+      if (this.frozen.has(projector.name)) continue;
       const own = this.checkpointOf(stored, projector.name);
       if (this.compare(own, from) < 0) from = own;
     }
     return from;
   }
 
+  /** The read models whose stored version differs from this code's (or that were never built). */
+  private changedSince(stored: Record<string, number>): Set<string> {
+    return new Set(this.projectors.filter((projector) => stored[projector.name] !== projector.version).map((projector) => projector.name));
+  }
+
+  /**
+   * Blue/green: when asked to rebuild (all read models) or when versions
+   * changed (those read models and their readers), starts or resumes the
+   * build of the shadow beside the live tables; the swap happens once it has
+   * caught up (`swapWhenReady`). A build interrupted (a restart, a takeover)
+   * resumes from the shadow's checkpoint.
+   */
+  private async planRebuild(client: pg.PoolClient, storedVersions: Record<string, number>, requested: boolean): Promise<void> {
+    const changed = this.changedSince(storedVersions);
+    const wanted = new Set<string>(requested ? this.projectors.map((projector) => projector.name) : []);
+    for (const projector of this.projectors) {
+      if (!changed.has(projector.name)) continue;
+      wanted.add(projector.name);
+      for (const reader of this.readers.get(projector) ?? []) wanted.add(reader.name);
+    }
+    // Changed read models are not applied to their previous tables; a requested rebuild of unchanged ones keeps them live.
+    this.frozen = changed.size > 0 ? new Set(wanted) : new Set();
+    // A rebuilt reader is rebuilt with its sources (small tables: clients, sites, métiers), so it copies
+    // them as they stood at each event, as the live runner gives them, not as they stand at the head.
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const projector of this.projectors) {
+        if (!wanted.has(projector.name)) continue;
+        for (const source of projector.readsFrom ?? []) {
+          if (!wanted.has(source)) {
+            wanted.add(source);
+            grew = true;
+          }
+        }
+      }
+    }
+    const shadowName = shadowRunnerName(this.name);
+    if (wanted.size === 0) {
+      await this.stopShadow();
+      await this.dropShadow(client, shadowName);
+      return;
+    }
+    if (this.shadow && sameSet(this.shadow.names, wanted)) return;
+    await this.stopShadow();
+    const projectors = this.projectors.filter((projector) => wanted.has(projector.name));
+    const wantedVersions = Object.fromEntries(projectors.map((projector) => [projector.name, projector.version]));
+    const existing = await client.query<{ versions: Record<string, number> }>(`SELECT versions FROM ${RUNNER_SCHEMA}.checkpoints WHERE name = $1`, [shadowName]);
+    const resumed = existing.rows[0] !== undefined && sameVersions(existing.rows[0].versions, wantedVersions);
+    if (!resumed) await this.dropShadow(client, shadowName);
+    this.logger.info(
+      { runner: this.name, readModels: [...wanted], resumed, stored: storedVersions, wanted: this.versions },
+      'projections: rebuilding read models beside the live ones (blue/green)',
+    );
+    const runner = new ProjectionRunner({
+      pool: this.pool,
+      store: this.store,
+      projectors: projectorsInSchema(projectors, SHADOW_SCHEMA),
+      name: shadowName,
+      shadowSchema: SHADOW_SCHEMA,
+      logger: this.logger,
+      ...(this.options.batchSize !== undefined ? { batchSize: this.options.batchSize } : {}),
+      ...(this.options.leaseMs !== undefined ? { leaseMs: this.options.leaseMs } : {}),
+      ...(this.options.standbyRetryMs !== undefined ? { standbyRetryMs: this.options.standbyRetryMs } : {}),
+    });
+    const shadow: ShadowBuild = { runner, names: wanted, swapping: false };
+    this.shadow = shadow;
+    runner.on('caughtUp', () => void this.swapWhenReady(shadow));
+    await runner.migrate();
+    void runner.start().catch((error: unknown) => this.logger.warn({ err: error }, 'projections: the rebuild could not start; retried at the next restart'));
+  }
+
+  private async dropShadow(client: pg.PoolClient, shadowName: string): Promise<void> {
+    await client.query(`DROP SCHEMA IF EXISTS ${SHADOW_SCHEMA} CASCADE`);
+    await client.query(`DELETE FROM ${RUNNER_SCHEMA}.checkpoints WHERE name = $1`, [shadowName]);
+    await client.query(`DELETE FROM ${RUNNER_SCHEMA}.stopped_projectors WHERE runner = $1`, [shadowName]);
+  }
+
+  private async stopShadow(): Promise<void> {
+    const shadow = this.shadow;
+    this.shadow = null;
+    if (shadow) await shadow.runner.stop().catch(() => undefined);
+  }
+
+  /**
+   * Once the shadow has caught up: vacuums and analyzes its tables (the
+   * replay left dead rows and stale statistics), then, between two live
+   * batches, waits until the shadow holds at least what the live read models
+   * hold, stops it and swaps its tables in, in one transaction.
+   */
+  private async swapWhenReady(shadow: ShadowBuild): Promise<void> {
+    if (shadow.swapping || this.shadow !== shadow) return;
+    shadow.swapping = true;
+    let swapped = false;
+    try {
+      await this.analyzeReadModels(SHADOW_SCHEMA);
+      swapped = await this.exclusive(async () => {
+        const session = this.consumer.session;
+        if (!session || this.shadow !== shadow) return false;
+        const shadowName = shadowRunnerName(this.name);
+        const positions = async () => {
+          const { rows } = await session.client.query<{ name: string; position: string | null }>(
+            `SELECT name, position FROM ${RUNNER_SCHEMA}.checkpoints WHERE name = ANY($1::text[])`,
+            [[this.name, shadowName]],
+          );
+          return { live: rows.find((row) => row.name === this.name)?.position ?? null, next: rows.find((row) => row.name === shadowName)?.position ?? null };
+        };
+        // No live batch meanwhile: the shadow only has the last few events to apply.
+        const deadline = Date.now() + 30_000;
+        for (;;) {
+          const { live, next } = await positions();
+          if (this.compare(next, live) >= 0) break;
+          if (Date.now() > deadline) return false;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        await shadow.runner.stop();
+        return this.swap(session, shadow);
+      });
+    } catch (error) {
+      this.logger.warn({ err: error, runner: this.name }, 'projections: swapping the rebuilt read models in failed; tried again shortly');
+    }
+    if (swapped) {
+      this.shadow = null;
+      this.frozen = new Set();
+      this.logger.info({ runner: this.name, readModels: [...shadow.names] }, 'projections: rebuilt read models swapped in');
+      // Every screen refetches once, from the new tables.
+      await this.notify({ runner: this.name, resync: true });
+      this.restartSubscription();
+      return;
+    }
+    if (this.shadow !== shadow) return;
+    // Not yet: build on (the shadow is started again if the swap stopped it) and try again.
+    shadow.swapping = false;
+    if (!shadow.runner.isActive) void shadow.runner.start().catch(() => undefined);
+    setTimeout(() => void this.swapWhenReady(shadow), SWAP_RETRY_MS).unref?.();
+  }
+
+  /** The swap itself: one transaction, fenced by the lease. */
+  private async swap(session: LeaderSession, shadow: ShadowBuild): Promise<boolean> {
+    const client = session.client;
+    const shadowName = shadowRunnerName(this.name);
+    type Row = { position: Position | null; versions: Record<string, number>; rebuild_requested: boolean; projector_positions: Record<string, Position | null> };
+    await client.query('BEGIN');
+    try {
+      await client.query(`SET LOCAL lock_timeout = '${SWAP_LOCK_TIMEOUT}'`);
+      const read = async (name: string) =>
+        (
+          await client.query<Row>(
+            `SELECT position, versions, rebuild_requested, projector_positions FROM ${RUNNER_SCHEMA}.checkpoints WHERE name = $1 FOR UPDATE`,
+            [name],
+          )
+        ).rows[0];
+      const live = await read(this.name);
+      const next = await read(shadowName);
+      if (!live || !next || this.compare(next.position, live.position) < 0) {
+        await client.query('ROLLBACK');
+        return false;
+      }
+      const rebuilt = this.projectors.filter((projector) => shadow.names.has(projector.name));
+      await client.query(`DROP SCHEMA IF EXISTS ${RETIRED_SCHEMA} CASCADE; CREATE SCHEMA ${RETIRED_SCHEMA}`);
+      for (const table of rebuilt.flatMap(tablesOf)) {
+        await client.query(`ALTER TABLE IF EXISTS ${READ_MODEL_SCHEMA}.${table} SET SCHEMA ${RETIRED_SCHEMA}`);
+        await client.query(`ALTER TABLE ${SHADOW_SCHEMA}.${table} SET SCHEMA ${READ_MODEL_SCHEMA}`);
+      }
+      await client.query(`DROP SCHEMA ${RETIRED_SCHEMA} CASCADE; DROP SCHEMA ${SHADOW_SCHEMA} CASCADE`);
+      // The rebuilt read models are where the shadow's checkpoints are (at or past the live position).
+      const nextStored: StoredCheckpoint = { position: next.position, behind: next.projector_positions };
+      const behind: Record<string, Position | null> = {};
+      for (const projector of this.projectors) {
+        const at = shadow.names.has(projector.name) ? this.checkpointOf(nextStored, projector.name) : this.checkpointOf({ position: live.position, behind: live.projector_positions }, projector.name);
+        if (this.compare(at, live.position) !== 0) behind[projector.name] = at;
+      }
+      const versions = { ...live.versions, ...Object.fromEntries(rebuilt.map((projector) => [projector.name, projector.version])) };
+      // A rebuild asked for meanwhile of read models not in this one is left asked for.
+      const requested = live.rebuild_requested && !this.projectors.every((projector) => shadow.names.has(projector.name));
+      await client.query(`DELETE FROM ${RUNNER_SCHEMA}.stopped_projectors WHERE runner = $1 AND projector = ANY($2::text[])`, [this.name, [...shadow.names]]);
+      await client.query(`UPDATE ${RUNNER_SCHEMA}.stopped_projectors SET runner = $1 WHERE runner = $2`, [this.name, shadowName]);
+      await client.query(`DELETE FROM ${RUNNER_SCHEMA}.checkpoints WHERE name = $1`, [shadowName]);
+      await client.query(session.fence);
+      await client.query(
+        `UPDATE ${RUNNER_SCHEMA}.checkpoints SET projector_positions = $2::jsonb, versions = $3::jsonb, rebuild_requested = $4, updated_at = now() WHERE name = $1`,
+        [this.name, JSON.stringify(behind), JSON.stringify(versions), requested],
+      );
+      await client.query('COMMIT');
+      return true;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** The shadow's start from scratch: its own schema only. */
   private async resetReadModels(client: pg.PoolClient): Promise<void> {
     await client.query('BEGIN');
     try {
-      await client.query(`DROP SCHEMA IF EXISTS ${READ_MODEL_SCHEMA} CASCADE`);
+      await client.query(`DROP SCHEMA IF EXISTS ${this.schema} CASCADE`);
       await this.createReadModels(client);
       // The stopped read models' rows stay: each goes once its projector gets past that event again.
       await client.query(
@@ -409,9 +652,9 @@ export class ProjectionRunner extends EventEmitter {
     }
   }
 
-  private async createReadModels(client: pg.PoolClient): Promise<void> {
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${READ_MODEL_SCHEMA}`);
-    for (const projector of this.projectors) await client.query(projector.setupSql);
+  private async createReadModels(client: pg.PoolClient, which: (projector: Projector) => boolean = () => true): Promise<void> {
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`);
+    for (const projector of this.projectors) if (which(projector)) await client.query(projector.setupSql);
   }
 
   /**
@@ -423,11 +666,11 @@ export class ProjectionRunner extends EventEmitter {
    * tickets instead of 2,900 and the open list went from 8 ms to 360 ms until
    * autovacuum came back. Outside the batch transactions; reads and writes go on.
    */
-  private async analyzeReadModels(): Promise<void> {
+  private async analyzeReadModels(schema = this.schema): Promise<void> {
     try {
       const { rows } = await this.pool.query<{ name: string }>(
         `SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables WHERE schemaname = $1 ORDER BY tablename`,
-        [READ_MODEL_SCHEMA],
+        [schema],
       );
       for (const { name } of rows) await this.pool.query(`VACUUM (ANALYZE) ${name}`);
       this.logger.info({ runner: this.name, tables: rows.length }, 'projections: read models vacuumed and analyzed after the rebuild');
@@ -525,12 +768,12 @@ export class ProjectionRunner extends EventEmitter {
       )) as unknown as [QueryResult, QueryResult<{ position: string | null; rebuild_requested: boolean; projector_positions: Record<string, Position | null> }>];
       const row = opened[1].rows[0];
       if (!row) throw new Error(`checkpoint row ${this.name} missing`);
-      if (row.rebuild_requested) {
+      if (row.rebuild_requested && !this.shadow) {
         await client.query('ROLLBACK');
         return { kind: 'rebuild' };
       }
       const stored: StoredCheckpoint = { position: row.position, behind: row.projector_positions };
-      const running = new Set(this.projectors.filter((projector) => !this.stoppedHere.has(projector.name)));
+      const running = new Set(this.projectors.filter((projector) => !this.stoppedHere.has(projector.name) && !this.frozen.has(projector.name)));
       if (this.compare(stored.position, target) >= 0 && [...running].every((projector) => this.compare(this.checkpointOf(stored, projector.name), target) >= 0)) {
         // Already applied (a redelivery after a crash or a takeover).
         await client.query('ROLLBACK');
@@ -579,12 +822,17 @@ export class ProjectionRunner extends EventEmitter {
     for (const event of events) {
       for (const projector of this.byType.get(event.type) ?? []) {
         if (!running.has(projector) || !this.isPending(stored, projector, event)) continue;
+        // Readers and their sources: one event at a time, in log order (this.interleaved).
+        if (this.interleaved.has(projector)) {
+          for (const id of await projector.apply(client, [event])) changed.add(id);
+          continue;
+        }
         const share = shares.get(projector);
         if (share) share.push(event);
         else shares.set(projector, [event]);
       }
     }
-    // Sources before their readers (Projector.readsFrom).
+    // The others (they read only their own tables): their whole share at once.
     for (const projector of this.projectors) {
       const share = shares.get(projector);
       if (share) for (const id of await projector.apply(client, share)) changed.add(id);
@@ -721,6 +969,10 @@ function errorText(error: unknown): string {
   const text = error instanceof Error ? error.message || error.name : String(error);
   // Postgres text cannot hold NUL; a message quoting the event's data might.
   return text.replaceAll('\u0000', '').slice(0, MAX_ERROR_LENGTH) || 'unknown error';
+}
+
+function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  return a.size === b.size && [...a].every((item) => b.has(item));
 }
 
 function sameVersions(a: Record<string, number>, b: Record<string, number>): boolean {
