@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { CommandLevelResult } from './scenarios/commands.js';
 import type { FloorResult } from './scenarios/append-floor.js';
 import type { LiveResult } from './scenarios/live.js';
-import type { QueryPlan, QueryResult } from './scenarios/queries.js';
+import { BROWSER_TARGETS, SCROLLED_ROWS, type BrowserCase, type BrowserResult } from './scenarios/browser.js';
+import type { FirstPageTiming, QueryPlan, QueryResult } from './scenarios/queries.js';
 import type { RebuildResult } from './scenarios/rebuild.js';
 import type { ReportsResult } from './scenarios/reports.js';
 import type { Distribution } from './lib/stats.js';
@@ -27,11 +28,17 @@ export interface BenchResults {
   quick: boolean;
   machine: { cpus: number; cpuModel: string; ramGb: number; postgres: string; node: string; loadBefore: number[]; loadAfter: number[] };
   database: string;
+  /** Scenarios of this run; when some were left out (`partial`), the previous file's other sections are kept. */
+  scenarios?: string[];
+  partial?: boolean;
   seeds: SeedSummary[];
   floor?: FloorResult[];
   commands?: CommandLevelResult[];
   queries?: { database: string; tickets: number; results: QueryResult[]; peakRssMb: number }[];
   plans?: { database: string; tickets: number; plans: QueryPlan[] };
+  /** Issue #19: first page of each paged query (plans only on the biggest database). */
+  firstPages?: { database: string; tickets: number; timings: FirstPageTiming[]; plans: QueryPlan[] }[];
+  browser?: (BrowserResult & { database: string; tickets: number; peakRssMb: number })[];
   live?: LiveResult;
   reports?: ReportsResult;
   rebuild?: RebuildResult & { database: string };
@@ -54,7 +61,9 @@ function keptNotes(path: string): string {
   const text = readFileSync(path, 'utf8');
   const start = text.indexOf(NOTES_START);
   const end = text.indexOf(NOTES_END);
-  return start >= 0 && end > start ? text.slice(start, end + NOTES_END.length) : `${NOTES_START}\n${NOTES_END}`;
+  if (start < 0) return `${NOTES_START}\n${NOTES_END}`;
+  // A missing end marker (notes appended by hand) keeps everything after the start, rather than dropping it.
+  return end > start ? text.slice(start, end + NOTES_END.length) : `${text.slice(start).replace(/\s+$/, '')}\n\n${NOTES_END}`;
 }
 
 export function renderMarkdown(results: BenchResults, path: string): string {
@@ -70,6 +79,7 @@ export function renderMarkdown(results: BenchResults, path: string): string {
     `- **Machine:** ${m.cpus} cores (${m.cpuModel}), ${f(m.ramGb, 0)} GB RAM; ${m.postgres}; Node ${m.node}`,
     `- **Load average** (1/5/15 min) before: ${m.loadBefore.map((l) => f(l, 2)).join(' / ')}, after: ${m.loadAfter.map((l) => f(l, 2)).join(' / ')} — on 2 cores anything above ~1 means other work shared the machine.`,
     `- **Main database:** \`${results.database}\`; figures are median / p95 / p99 in ms unless stated.`,
+    ...(results.partial ? [`- **Scenarios of this run:** ${results.scenarios?.join(', ') ?? '?'}. ${PARTIAL_NOTE}${previousDate(path) ? ` (run of ${previousDate(path)})` : ''}.`] : []),
     '',
     '## Data sets',
     '',
@@ -190,17 +200,136 @@ export function renderMarkdown(results: BenchResults, path: string): string {
   push(`| stats one year < 500 ms | ${statsYear !== undefined ? `p95 ${f(statsYear)} ms` : '—'} | ${status(statsYear !== undefined ? statsYear < 500 : null)} |`);
   push(`| write-to-screen p95 < 200 ms | ${results.live ? `${f(results.live.writeToScreen.p95)} ms` : '—'} | ${status(results.live ? results.live.writeToScreen.p95 < 200 : null)} |`);
   push(`| ≥ 20 PDFs/s per worker | ${results.reports ? `${f(results.reports.jobsPerSecond)} jobs/s, ${f(results.reports.rendersPerSecond)} renders/s` : '—'} | ${status(results.reports ? results.reports.jobsPerSecond >= 20 : null)} |`);
-  push(`| one-process stack < 500 MB RSS | ${results.peakRss.length ? `max ${n(maxRss)} MB` : '—'} | ${status(results.peakRss.length ? maxRss < 500 : null)} |`, '');
+  // A partial run saw only some scenarios' peaks: the previous file's row (with every scenario) is kept instead.
+  const rssSeen = results.peakRss.length > 0 && !results.partial;
+  push(`| one-process stack < 500 MB RSS | ${rssSeen ? `max ${n(maxRss)} MB` : '—'} | ${status(rssSeen ? maxRss < 500 : null)} |`);
+  // Issue #19 (item 4): the targets are set at 1M tickets; a smaller database says so in the figure.
+  const at = (tickets: number) => `at ${n(tickets)} tickets${tickets < 1_000_000 ? ', target set for 1M' : ''}`;
+  const pages = results.firstPages?.reduce<(typeof results.firstPages)[number] | undefined>((a, b) => (!a || b.tickets > a.tickets ? b : a), undefined);
+  // The one-year, all-agency stats page carries the summary of the whole year: it has its own target (300 ms).
+  const SUMMARY_YEAR = 'Page 1 : statistiques 1 an (toutes agences)';
+  const slowestPage = pages?.timings.filter((t) => t.name !== SUMMARY_YEAR).reduce((a, b) => (b.server.p95 > a.server.p95 ? b : a));
+  const pagesP95 = slowestPage?.server.p95 ?? Number.NaN;
+  const summaryYear = pages?.timings.find((t) => t.name === SUMMARY_YEAR)?.server.p95;
+  const shown = results.browser?.reduce<(typeof results.browser)[number] | undefined>((a, b) => (!a || b.tickets > a.tickets ? b : a), undefined);
+  const worst = (pick: (c: BrowserCase) => number) => (shown ? Math.max(...shown.cases.map(pick)) : Number.NaN);
+  push(
+    `| first page of every list, search and stats query, server p95 < 50 ms | ${pages && slowestPage ? `worst p95 ${f(pagesP95)} ms, ${slowestPage.name.replace('Page 1 : ', '')} (${at(pages.tickets)}; stats 1 year all agencies: next row)` : '—'} | ${status(pages ? pagesP95 < 50 : null)} |`,
+    `| stats first page (summary) one year, all agencies < 300 ms server | ${summaryYear !== undefined && pages ? `p95 ${f(summaryYear)} ms (${at(pages.tickets)})` : '—'} | ${status(summaryYear !== undefined ? summaryYear < 300 : null)} |`,
+    `| Chromium: first rows visible < 1 s after the click | ${shown ? `worst median ${n(worst((c) => c.firstRows.median))} ms, worst run ${n(worst((c) => c.firstRows.max))} ms (${at(shown.tickets)})` : '—'} | ${status(shown ? worst((c) => c.firstRows.median) < BROWSER_TARGETS.firstRowsMs : null)} |`,
+    `| Chromium, after scrolling ${n(SCROLLED_ROWS)} rows: < 5,000 DOM nodes and < 80 MB JS heap | ${shown ? `max ${n(worst((c) => c.domNodes))} nodes, ${f(worst((c) => c.heapMb))} MB (${at(shown.tickets)})` : '—'} | ${status(shown ? worst((c) => c.domNodes) < BROWSER_TARGETS.domNodes && worst((c) => c.heapMb) < BROWSER_TARGETS.heapMb : null)} |`,
+    '',
+  );
+
+  if (results.firstPages) {
+    push('## Paged lists: first pages (issue 19, server)', '');
+    push(
+      `The query functions the routes call (\`openTicketsPage\`, \`closedTicketsPage\`, \`statsTicketsPage\`) with the web client's page sizes (60 tickets, 100 stats rows), on the product's pool settings: every statement of a first page (rows, total, chip counts or the stats summary and weekly trend), without HTTP or JSON. One warm-up, then ${pages?.timings[0]?.server.n ?? '?'} calls each. The agency is the bench's first one.`,
+      '',
+    );
+    for (const set of results.firstPages) {
+      push(`### ${n(set.tickets)} tickets (\`${set.database}\`)`, '');
+      push('| first page | rows | total | server median / p95 / p99 |', '|---|---:|---:|---|');
+      for (const t of set.timings) push(`| ${t.name} | ${t.rows} | ${n(t.total)} | ${dist(t.server)} |`);
+      push('');
+    }
+  }
+
+  if (results.browser) {
+    push('## Paged screens in Chromium (issue 19)', '');
+    push(
+      `Debian's chromium (playwright-core, headless, 1440 × 900) on the built web client served by the stack. **First rows:** ms from the navigation (open list, closed search and stats with their default windows) or from the filter change (closed search one year: "Demandé à partir du"; stats one year: "Du" then "Appliquer") to the first card or row of that result drawn (laid out; the stats table starts below the gauges and chart), the status line showing its total; median / slowest of the runs, each on a fresh document. **Then** the page is scrolled until ${n(SCROLLED_ROWS)} rows were drawn (or the result ends), a GC is forced (CDP \`HeapProfiler.collectGarbage\`), and the JS heap (\`Runtime.getHeapUsage\`) and \`document.querySelectorAll('*').length\` are read.`,
+      '',
+    );
+    for (const set of results.browser) {
+      push(`### ${n(set.tickets)} tickets (\`${set.database}\`), ${set.chromium}, stack peak RSS ${n(set.peakRssMb)} MB`, '');
+      push('| screen | result | first rows median / slowest (ms) | rows scrolled | DOM nodes | JS heap |', '|---|---:|---:|---:|---:|---:|');
+      for (const c of set.cases) push(`| ${c.name} | ${n(c.total)} | ${n(c.firstRows.median)} / ${n(c.firstRows.max)} | ${n(c.rowsShown)} | ${n(c.domNodes)} | ${f(c.heapMb)} MB |`);
+      push('');
+    }
+  }
 
   if (results.plans) {
     push(`## Query plans at ${n(results.plans.tickets)} tickets (\`EXPLAIN (ANALYZE, BUFFERS)\`)`, '');
     push('The exact SQL and parameters the API sends (the query functions run against a connection that prefixes `EXPLAIN`). Key lines: scans, sorts, buffers, time.', '');
-    for (const plan of results.plans.plans) {
-      const key = plan.lines.filter((line) => /Scan|Sort|Buffers: shared|Execution Time|Rows Removed|Limit|Join/.test(line)).slice(0, 14);
-      push(`**${plan.name}** — ${f(plan.executionMs, 2)} ms${plan.seqScans.length ? `, **sequential scan**: ${plan.seqScans.join('; ')}` : ''}`, '', '```', ...key.map((line) => line.replace(/\s+$/, '')), '```', '');
-    }
+    for (const plan of results.plans.plans) push(...planLines(plan));
+  }
+  const pagePlans = results.firstPages?.find((set) => set.plans.length > 0);
+  if (pagePlans) {
+    push(`## First-page plans at ${n(pagePlans.tickets)} tickets (issue 19, \`EXPLAIN (ANALYZE, BUFFERS)\`)`, '');
+    push('Each statement of each first page above, in the order the function sends them (the rows, then the total and counts, or the summary and weekly trend). Key lines.', '');
+    for (const plan of pagePlans.plans) push(...planLines(plan));
   }
 
-  push(keptNotes(path), '');
-  return out.join('\n');
+  const generated = results.partial ? mergePrevious(out.join('\n'), path) : out.join('\n');
+  return `${generated}\n${keptNotes(path)}\n`;
+}
+
+function planLines(plan: QueryPlan): string[] {
+  const key = plan.lines.filter((line) => /Scan|Sort|Buffers: shared|Execution Time|Rows Removed|Limit|Join/.test(line)).slice(0, 14);
+  return [`**${plan.name}** — ${f(plan.executionMs, 2)} ms${plan.seqScans.length ? `, **sequential scan**: ${plan.seqScans.join('; ')}` : ''}`, '', '```', ...key.map((line) => line.replace(/\s+$/, '')), '```', ''];
+}
+
+// ─── Partial runs (`--scenarios` a subset) ────────────────────────────────────
+
+const PARTIAL_NOTE = 'Sections this run did not measure, and the rows of the data-set, memory and target tables it did not produce, are kept from the previous file';
+
+/** The previous file's generated part (before the notes), split at its `## ` headings; `head` is what comes before the first. */
+function previousSections(path: string): { head: string; sections: { heading: string; text: string }[] } | null {
+  if (!existsSync(path)) return null;
+  const text = readFileSync(path, 'utf8');
+  const notes = text.indexOf(NOTES_START);
+  return splitSections(notes >= 0 ? text.slice(0, notes) : text);
+}
+
+function splitSections(text: string): { head: string; sections: { heading: string; text: string }[] } {
+  const parts = text.split(/^(?=## )/m);
+  const head = parts[0]?.startsWith('## ') ? '' : (parts.shift() ?? '');
+  return { head, sections: parts.map((part) => ({ heading: part.slice(0, part.indexOf('\n') >>> 0), text: part.replace(/\n*$/, '\n\n') })) };
+}
+
+function previousDate(path: string): string | null {
+  const head = previousSections(path)?.head ?? '';
+  return /- \*\*Date:\*\* (\S+)/.exec(head)?.[1] ?? null;
+}
+
+/** A table row's identity: its first cell without "(at …)", so a target measured at another size is the same target. */
+const rowKey = (line: string) => (line.split('|')[1] ?? '').replace(/\s*\(at [^)]*\)/, '').trim();
+const isRow = (line: string) => line.startsWith('| ') && !/^\|[-:| ]+\|$/.test(line) && !line.startsWith('| database |') && !line.startsWith('| scenario |') && !line.startsWith('| target |');
+
+/**
+ * The tables every run writes (data sets, memory, targets) keep the previous
+ * rows this run has no figure for; a target this run did not measure keeps its
+ * previous row; other sections this run did not write are kept where they were.
+ */
+function mergePrevious(generated: string, path: string): string {
+  const previous = previousSections(path);
+  if (!previous) return generated;
+  const current = splitSections(generated);
+  const byHeading = new Map(current.sections.map((section) => [section.heading, section]));
+  for (const old of previous.sections) {
+    const now = byHeading.get(old.heading);
+    if (!now || !['## Data sets', '## Memory', '## Targets'].some((prefix) => old.heading.startsWith(prefix))) continue;
+    const oldRows = old.text.split('\n').filter(isRow);
+    const lines = now.text.replace(/\n+$/, '').split('\n');
+    const keys = new Set(lines.filter(isRow).map(rowKey));
+    const merged = lines.map((line) => {
+      if (!isRow(line) || !line.endsWith('| not measured |')) return line;
+      return oldRows.find((row) => rowKey(row) === rowKey(line)) ?? line;
+    });
+    const missing = oldRows.filter((row) => !keys.has(rowKey(row)));
+    // After the table's last row.
+    const last = merged.map((line, index) => (line.startsWith('|') ? index : -1)).reduce((a, b) => Math.max(a, b), -1);
+    merged.splice(last + 1, 0, ...missing);
+    now.text = `${merged.join('\n')}\n\n`;
+  }
+  // Sections only the previous file has, each after the section it followed there.
+  const sections = [...current.sections];
+  let anchor = -1;
+  for (const old of previous.sections) {
+    const index = sections.findIndex((section) => section.heading === old.heading);
+    if (index >= 0) anchor = index;
+    else sections.splice(++anchor, 0, old);
+  }
+  return `${current.head}${sections.map((section) => section.text).join('')}`.replace(/\n+$/, '\n');
 }

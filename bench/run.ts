@@ -1,6 +1,6 @@
 /*
  * npm run bench [-- --database fsm_bench] [--query-databases fsm_bench_100k,fsm_bench]
- *               [--scenarios floor,commands,queries,explain,live,reports,rebuild] [--quick] [--out docs/benchmarks.md]
+ *               [--scenarios floor,commands,queries,explain,browser,live,reports,rebuild] [--quick] [--out docs/benchmarks.md]
  *
  * Runs every scenario of issue 10 against seeded databases (npm run bench:seed)
  * and writes docs/benchmarks.md. See bench/README.md.
@@ -14,14 +14,15 @@ import { adminDatabaseUrl, checkDatabaseName, intOption, log, parseArgs, stringO
 import type { StackProcess } from './lib/stack-process.js';
 import { renderMarkdown, type BenchResults, type SeedSummary } from './report.js';
 import { appendFloor } from './scenarios/append-floor.js';
+import { browserScenario, browserUnavailable } from './scenarios/browser.js';
 import { commandsScenario } from './scenarios/commands.js';
 import { openBenchDatabase, startStack, type BenchDatabase } from './scenarios/context.js';
 import { liveScenario } from './scenarios/live.js';
-import { explainScenario, queriesScenario } from './scenarios/queries.js';
+import { explainScenario, firstPagesScenario, queriesScenario } from './scenarios/queries.js';
 import { rebuildScenario } from './scenarios/rebuild.js';
 import { reportsScenario } from './scenarios/reports.js';
 
-const ALL = ['floor', 'commands', 'queries', 'explain', 'live', 'reports', 'rebuild'] as const;
+const ALL = ['floor', 'commands', 'queries', 'explain', 'browser', 'live', 'reports', 'rebuild'] as const;
 type Scenario = (typeof ALL)[number];
 const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -86,6 +87,8 @@ async function main(): Promise<void> {
     quick,
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '?', ramGb: totalmem() / 2 ** 30, postgres: pgVersion, node: process.version, loadBefore: loadavg(), loadAfter: [] },
     database,
+    scenarios: ALL.filter((s) => scenarios.has(s)),
+    partial: ALL.some((s) => !scenarios.has(s)),
     seeds: [],
     peakRss: [],
   };
@@ -143,6 +146,33 @@ async function main(): Promise<void> {
       const plans = await explainScenario(biggest);
       results.plans = { database: biggest.database, tickets: biggest.seed.tickets, plans };
       for (const plan of plans) log(`  ${plan.name} : ${plan.executionMs.toFixed(2)} ms${plan.seqScans.length ? ` — SEQ SCAN ${plan.seqScans.join('; ')}` : ''}`);
+      // Issue #19: the paged lists' first pages on every query database, their plans on the biggest.
+      results.firstPages = [];
+      for (const name of names) {
+        const db = await open(name);
+        log(`premières pages (issue 19) sur ${name}…`);
+        const { timings, plans: pagePlans } = await firstPagesScenario(db, quick ? 5 : 20);
+        for (const t of timings) log(`  ${t.name} : médiane ${t.server.median.toFixed(1)} ms, p95 ${t.server.p95.toFixed(1)} ms (${t.rows} lignes sur ${t.total})`);
+        results.firstPages.push({ database: name, tickets: db.seed.tickets, timings, plans: db === biggest ? pagePlans : [] });
+      }
+    }
+
+    // Without Chromium or the built client the other scenarios still run; the section says not measured.
+    const noBrowser = scenarios.has('browser') ? browserUnavailable() : null;
+    if (noBrowser) log(`navigateur ignoré : ${noBrowser}`);
+    if (scenarios.has('browser') && !noBrowser) {
+      results.browser = [];
+      for (const name of await existingDatabases(wantedQueryDbs)) {
+        const db = await open(name);
+        log(`navigateur (Chromium) sur ${name} (${db.seed.tickets.toLocaleString('fr-FR')} tickets)…`);
+        await withStack(db, async (running) => {
+          running.mark();
+          const browser = await browserScenario(db, running, quick ? 3 : 5, log);
+          const peak = (await running.collect()).peakRssMb;
+          results.browser!.push({ database: name, tickets: db.seed.tickets, ...browser, peakRssMb: peak });
+          results.peakRss.push({ scenario: `browser, ${db.seed.tickets.toLocaleString('en-US')} tickets`, mb: peak });
+        });
+      }
     }
 
     if (scenarios.has('commands')) {

@@ -64,7 +64,8 @@ async function main(): Promise<void> {
   const queuePrefix = process.env.BENCH_QUEUE_PREFIX ?? 'fsmbench';
   const workers = await startWorkers({ env, pool, store, logger, queuePrefix });
   const redisProbe = createRedisProbe(env.REDIS_URL);
-  const api = await startApi({ env, pool, store, logger, redisPing: () => redisProbe.ping(), queuePrefix });
+  // The built web client too (WEB_ROOT, set by bench/scenarios/context.ts when web/dist exists), for the browser scenario.
+  const api = await startApi({ env, pool, store, logger, redisPing: () => redisProbe.ping(), queuePrefix, webRoot: env.WEB_ROOT });
   projections.on('advanced', (advance) => api.watcher.observe(advance));
 
   let peak = process.memoryUsage().rss;

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { productPoolConfig } from '@fsm/eventstore';
 import { BENCH_SCHEMA, benchDataDir, type SeedReport } from '../seed.js';
@@ -26,9 +28,14 @@ export async function openBenchDatabase(database: string): Promise<BenchDatabase
   }
 }
 
+/** The built web client (`npm run build`), served by the stack when present (browser scenario). */
+export const WEB_ROOT = fileURLToPath(new URL('../../web/dist', import.meta.url));
+export const webBuilt = () => existsSync(`${WEB_ROOT}/index.html`);
+
 /** The stack against one bench database, with its own Redis db and queue prefix. */
 export function startStack(db: BenchDatabase): Promise<StackProcess> {
   return StackProcess.start({
+    ...(webBuilt() ? { WEB_ROOT } : {}),
     DATABASE_URL: db.url,
     DATA_DIR: benchDataDir(db.database),
     REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/5',

@@ -1,11 +1,14 @@
 import { addCalendarDays, defaultClosedTicketsRange, parisCalendarDay } from '@fsm/contracts';
 import {
+  closedTicketsPage,
   findTicket,
   homeSummaryStats,
   listOpenTickets,
+  openTicketsPage,
   searchClosedTickets,
   statsTicketPages,
   statsTickets,
+  statsTicketsPage,
   ticketSummaryCounts,
   type AgenceScope,
   type Queryable,
@@ -128,6 +131,19 @@ export async function queriesScenario(db: BenchDatabase, stack: StackProcess, re
   return results;
 }
 
+/** One statement under EXPLAIN (ANALYZE, BUFFERS): its plan, execution time and sequential scans. */
+async function planOf(db: BenchDatabase, name: string, text: string, params?: unknown[]): Promise<QueryPlan> {
+  const { rows } = await db.pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, params);
+  const lines = rows.map((row) => row['QUERY PLAN']);
+  const execution = lines.find((line) => line.startsWith('Execution Time'));
+  return {
+    name,
+    lines,
+    executionMs: execution ? Number(/([\d.]+) ms/.exec(execution)?.[1] ?? Number.NaN) : Number.NaN,
+    seqScans: lines.filter((line) => line.includes('Seq Scan')).map((line) => line.trim()),
+  };
+}
+
 /**
  * EXPLAIN (ANALYZE, BUFFERS) of the product's own SQL: the query functions
  * run against a Queryable that prefixes each statement, so the plans are
@@ -142,15 +158,7 @@ export async function explainScenario(db: BenchDatabase): Promise<QueryPlan[]> {
   const plans: QueryPlan[] = [];
   const explain = (name: string): Queryable => ({
     query: async (text: string, params?: unknown[]) => {
-      const { rows } = await db.pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, params);
-      const lines = rows.map((row) => row['QUERY PLAN']);
-      const execution = lines.find((line) => line.startsWith('Execution Time'));
-      plans.push({
-        name,
-        lines,
-        executionMs: execution ? Number(/([\d.]+) ms/.exec(execution)?.[1] ?? Number.NaN) : Number.NaN,
-        seqScans: lines.filter((line) => line.includes('Seq Scan')).map((line) => line.trim()),
-      });
+      plans.push(await planOf(db, name, text, params));
       // No rows: functions that need one throw after the plan is recorded (see `run`).
       return { rows: [], rowCount: 0 };
     },
@@ -177,4 +185,85 @@ export async function explainScenario(db: BenchDatabase): Promise<QueryPlan[]> {
   await run(homeSummaryStats(explain('Accueil : statistiques 30 j (agence)'), one, { from: addCalendarDays(today, -29), to: today }));
   await run(ticketSummaryCounts(explain('Accueil : compteurs (agence)'), one, closedRange));
   return plans;
+}
+
+// ─── Issue #19: first pages of the paged lists ────────────────────────────────
+
+/** Rows per page as the web client asks them (docs/architecture.md, "Paged lists in the web client"). */
+const TICKET_PAGE = 60;
+const STATS_PAGE = 100;
+
+export interface FirstPageTiming {
+  name: string;
+  /** Wall time of the query function (every statement of the page: rows, total, counts or summary), ms. */
+  server: Distribution;
+  rows: number;
+  total: number;
+}
+
+/** The first page of each paged query, as the routes call it with the screens' page sizes. */
+function firstPageQueries(db: BenchDatabase, now: Date): { name: string; run: (q: Queryable) => Promise<{ rows: number; total: number }> }[] {
+  const agency = db.seed.master.agencies[0]!;
+  const one: AgenceScope = [agency.id];
+  const today = parisCalendarDay(now);
+  const closed = defaultClosedTicketsRange(now);
+  const back = (days: number) => ({ date_debut: addCalendarDays(today, -(days - 1)), date_fin: today });
+  const window = (days: number) => ({ from: addCalendarDays(today, -(days - 1)), to: today });
+  const open = (scope: AgenceScope) => async (q: Queryable) => {
+    const page = await openTicketsPage(q, scope, now, {}, { limit: TICKET_PAGE });
+    return { rows: page.tickets.length, total: page.total };
+  };
+  const closedPage = (scope: AgenceScope, range: { date_debut: string; date_fin: string }) => async (q: Queryable) => {
+    const page = await closedTicketsPage(q, scope, now, range, { limit: TICKET_PAGE });
+    return { rows: page.tickets.length, total: page.total };
+  };
+  const stats = (scope: AgenceScope, range: { from: string; to: string }) => async (q: Queryable) => {
+    const page = await statsTicketsPage(q, scope, range, now, { limit: STATS_PAGE });
+    return { rows: page.items.length, total: page.total };
+  };
+  return [
+    { name: 'Page 1 : liste ouverts (agence)', run: open(one) },
+    { name: 'Page 1 : liste ouverts (toutes agences)', run: open('all') },
+    { name: 'Page 1 : clos 30 j (agence)', run: closedPage(one, closed) },
+    { name: 'Page 1 : clos 30 j (toutes agences)', run: closedPage('all', closed) },
+    { name: 'Page 1 : clos 1 an (agence)', run: closedPage(one, back(365)) },
+    { name: 'Page 1 : clos 1 an (toutes agences)', run: closedPage('all', back(365)) },
+    { name: 'Page 1 : clos 2 ans (agence)', run: closedPage(one, back(730)) },
+    { name: 'Page 1 : clos 2 ans (toutes agences)', run: closedPage('all', back(730)) },
+    { name: 'Page 1 : statistiques 30 j (agence)', run: stats(one, window(30)) },
+    { name: 'Page 1 : statistiques 30 j (toutes agences)', run: stats('all', window(30)) },
+    { name: 'Page 1 : statistiques 1 an (agence)', run: stats(one, window(365)) },
+    { name: 'Page 1 : statistiques 1 an (toutes agences)', run: stats('all', window(365)) },
+  ];
+}
+
+/**
+ * Server time of each first page: the query function on the product's pool
+ * settings (no HTTP, no JSON), one warm-up then `runs` calls; then each of
+ * its statements once under EXPLAIN (ANALYZE, BUFFERS), named `<query> — requête n`.
+ */
+export async function firstPagesScenario(db: BenchDatabase, runs: number): Promise<{ timings: FirstPageTiming[]; plans: QueryPlan[] }> {
+  const now = new Date();
+  const timings: FirstPageTiming[] = [];
+  const plans: QueryPlan[] = [];
+  for (const query of firstPageQueries(db, now)) {
+    let last = await query.run(db.pool);
+    const samples: number[] = [];
+    for (let r = 0; r < runs; r++) {
+      const started = performance.now();
+      last = await query.run(db.pool);
+      samples.push(performance.now() - started);
+    }
+    timings.push({ name: query.name, server: distribution(samples), rows: last.rows, total: last.total });
+    let statement = 0;
+    const explain = {
+      query: async (text: string, params?: unknown[]) => {
+        plans.push(await planOf(db, `${query.name} — requête ${++statement}`, text, params));
+        // The real rows, so the function goes on to its next statements as it does for the route.
+        return db.pool.query(text, params);
+      },
+    } as unknown as Queryable;
+    await query.run(explain);
+  }
+  return { timings, plans };
 }
