@@ -1,7 +1,7 @@
 import { onlineManager } from '@tanstack/react-query';
 import { afterEach, describe, expect, it } from 'vitest';
-import { NetworkError } from '../lib/api-client';
-import { createQueryClient } from './query-client';
+import { ApiError, NetworkError } from '../lib/api-client';
+import { createQueryClient, shouldRetry } from './query-client';
 
 afterEach(() => onlineManager.setOnline(true));
 
@@ -21,5 +21,12 @@ describe('query client', () => {
     expect(attempts).toBe(1);
     expect(mutation.state.status).toBe('error');
     expect(mutation.state.isPaused).toBe(false);
+  });
+
+  it('retries a read only when the server might answer differently (5xx), never a refusal or an answer of the wrong shape', () => {
+    expect(shouldRetry(0, new ApiError(503, 'indisponible', null))).toBe(true);
+    expect(shouldRetry(2, new ApiError(503, 'indisponible', null))).toBe(false);
+    expect(shouldRetry(0, new ApiError(404, 'introuvable', null))).toBe(false);
+    expect(shouldRetry(0, new Error('not a ticket'))).toBe(false);
   });
 });

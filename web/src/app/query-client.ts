@@ -6,8 +6,9 @@ const MAX_RETRIES = 2;
 /** Retrying helps only when the server might answer differently next time (5xx). */
 export function shouldRetry(failureCount: number, error: unknown): boolean {
   if (error instanceof SessionExpiredError || error instanceof NetworkError) return false;
-  if (error instanceof ApiError && error.status < 500) return false;
-  return failureCount < MAX_RETRIES;
+  // Anything else (an answer that is not what the screen asked for, e.g. /tickets/clos read as a
+  // ticket) comes back the same: the screen says so at once instead of after the retries.
+  return error instanceof ApiError && error.status >= 500 && failureCount < MAX_RETRIES;
 }
 
 export function createQueryClient(): QueryClient {
