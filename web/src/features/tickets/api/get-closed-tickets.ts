@@ -3,21 +3,10 @@ import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { keysetPagesQuery, type PageCursor, type PagedList } from '../../../lib/infinite-pages';
 import { TICKET_PAGE_SIZE } from './get-open-tickets';
-import { ticketKeys } from './ticket-keys';
+import { ticketKeys, type ClosedTicketsFilters } from './ticket-keys';
 import { InvalidTicketAnswerError, isWholeTicketList, parseTicketList, type TicketView } from './ticket-view';
 
 /** Query of GET /api/tickets/clos (spec §7); days are `YYYY-MM-DD`, empty means "any". */
-export interface ClosedTicketsFilters {
-  date_debut: string;
-  date_fin: string;
-  client_id: string;
-  site_id: string;
-  installation_id: string;
-  technicien_id: string;
-  metier_id: string;
-  devis_attente: boolean;
-}
-
 function closedTicketsQueryParams(filters: ClosedTicketsFilters) {
   return {
     date_debut: filters.date_debut,

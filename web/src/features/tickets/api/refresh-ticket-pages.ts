@@ -1,8 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { refreshLoadedPages, refreshPagedQueries } from '../../../lib/infinite-pages';
-import { closedTicketsPagedList, type ClosedTicketsFilters } from './get-closed-tickets';
+import { closedTicketsPagedList } from './get-closed-tickets';
 import { TICKET_PAGE_SIZE, openTicketsPagedList } from './get-open-tickets';
-import { ticketKeys, type OpenTicketsPageFilters } from './ticket-keys';
+import { ticketKeys, type ClosedTicketsFilters, type OpenTicketsPageFilters } from './ticket-keys';
 import type { TicketView } from './ticket-view';
 
 /**

@@ -1,5 +1,16 @@
 import type { TicketListSearch } from '@fsm/contracts';
-import type { ClosedTicketsFilters } from './get-closed-tickets';
+
+/** The closed search's filters (its panel and the pending-quote box), all sent to the server. */
+export interface ClosedTicketsFilters {
+  date_debut: string;
+  date_fin: string;
+  client_id: string;
+  site_id: string;
+  installation_id: string;
+  technicien_id: string;
+  metier_id: string;
+  devis_attente: boolean;
+}
 
 /** The open list's server-side filters: the chip (`statut` or `urgent`) and the pending-quote box. */
 export type OpenTicketsPageFilters = Pick<TicketListSearch, 'statut' | 'urgent' | 'devis_attente'>;

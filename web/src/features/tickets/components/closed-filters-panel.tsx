@@ -9,7 +9,7 @@ import { useClients } from '../../lookups/api/get-clients';
 import { useMetiers } from '../../lookups/api/get-metiers';
 import { useUtilisateurs } from '../../lookups/api/get-utilisateurs';
 import { personName } from '../../lookups/api/lookup-types';
-import type { ClosedTicketsFilters } from '../api/get-closed-tickets';
+import type { ClosedTicketsFilters } from '../api/ticket-keys';
 
 export interface ClosedFiltersPanelProps {
   filters: ClosedTicketsFilters;
