@@ -1,9 +1,14 @@
 import type { FastifyRequest } from 'fastify';
 import { ForbiddenError, UnauthorizedError, hasPermission, type PermissionSlug, type SessionUser } from '@fsm/contracts';
-import type { AgenceScope, UserRow } from '@fsm/projections';
-import type { AppDeps } from '../app-deps.js';
+import type { AgenceScope, Queryable, UserRow } from '@fsm/projections';
 import { findUserWithTokenVersion } from './credentials.js';
-import { SESSION_EXPIRED, bearerToken, tokenHash } from './tokens.js';
+import { SESSION_EXPIRED, bearerToken, tokenHash, type TokenService } from './tokens.js';
+
+/** What resolving a session needs: the users read model and the token service (not the whole app). */
+export interface AuthDeps {
+  pool: Queryable;
+  tokens: TokenService;
+}
 
 /** The authenticated caller, read fresh from the users read model on each request. */
 export interface Principal extends SessionUser {
@@ -33,7 +38,7 @@ export function toSessionUser(row: UserRow): SessionUser {
 }
 
 /** Resolves the bearer token to a principal; 401 'Session expirée' otherwise. */
-export async function authenticate(request: FastifyRequest, deps: AppDeps): Promise<Principal> {
+export async function authenticate(request: FastifyRequest, deps: AuthDeps): Promise<Principal> {
   return principalFromToken(bearerToken(request.headers.authorization), deps);
 }
 
@@ -42,7 +47,7 @@ export async function authenticate(request: FastifyRequest, deps: AppDeps): Prom
  * missing, forged, expired, issued before the last password change, ended by
  * Déconnexion, or its user is gone.
  */
-export async function principalFromToken(token: string | undefined, deps: AppDeps): Promise<Principal> {
+export async function principalFromToken(token: string | undefined, deps: AuthDeps): Promise<Principal> {
   if (!token) throw new UnauthorizedError(SESSION_EXPIRED);
   const { sub, ver } = await deps.tokens.verify(token);
   return principalOfUser(sub, deps, ver ?? 0, tokenHash(token));
@@ -52,7 +57,7 @@ export async function principalFromToken(token: string | undefined, deps: AppDep
  * The principal of a user id whose credential version must be `version` (or
  * any, when null) and, when `revocable` is given, whose token was not revoked.
  */
-export async function principalOfUser(userId: string, deps: AppDeps, version: number | null, revocable: Buffer | null = null): Promise<Principal> {
+export async function principalOfUser(userId: string, deps: AuthDeps, version: number | null, revocable: Buffer | null = null): Promise<Principal> {
   const row = await findUserWithTokenVersion(deps.pool, userId, revocable);
   if (!row || row.revoked || (version !== null && row.token_version !== version)) throw new UnauthorizedError(SESSION_EXPIRED);
   return { ...toSessionUser(row), email: row.email, telesurvAgenceIds: row.telesurv_agence_ids };
