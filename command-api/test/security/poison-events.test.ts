@@ -663,7 +663,18 @@ describe('no accepted command writes an event a projector cannot write (issue 17
   }, 600_000);
 
   it('agencies: create, update, delete, opening hours', async () => {
+    // A week the schema accepts (any times, not only the defaults: 07:30–19:00, a day without a
+    // break, a closed day), so every run also proves the projection of accepted hours; beside it
+    // the hostile weeks, which must be refused.
+    const day = (day_of_week: number) =>
+      fc.constantFrom(
+        { day_of_week, morning_open: '07:30', morning_close: '12:00', afternoon_open: '13:30', afternoon_close: '19:00' },
+        { day_of_week, morning_open: '08:00', morning_close: '19:00', afternoon_open: null, afternoon_close: null },
+        { day_of_week, morning_open: null, morning_close: null, afternoon_open: null, afternoon_close: null },
+      );
+    const acceptedWeek = fc.uniqueArray(fc.integer({ min: 1, max: 5 }), { maxLength: 5 }).chain((days) => fc.tuple(...days.map(day)));
     const horaires = fc.oneof(
+      acceptedWeek,
       fc.array(
         withHostileFields(fc.record({ day_of_week: fc.integer({ min: 1, max: 5 }), morning_open: hhmm, morning_close: hhmm, afternoon_open: hhmm, afternoon_close: hhmm }), {
           day_of_week: extremeNumber,
