@@ -4,10 +4,36 @@ import {
   parisCalendarDay,
   startOfParisDayMs,
   parisInstantMs,
+  type CalendarDay,
   type CalendarInstantInput,
 } from './paris-time.js';
 
 const MS_PER_HOUR = 3_600_000;
+
+/** What the clock needs of a Paris day: whether it counts, and the day after with its first instant. */
+interface ClockDay {
+  readonly working: boolean;
+  readonly next: CalendarDay;
+  readonly nextStartMs: number;
+}
+
+/**
+ * Days already looked at: a projection rebuild walks the same few hundred
+ * days for a million tickets. A day's facts never change (the holiday rules
+ * and the time-zone table are fixed for a process), and a century of days
+ * is about 37,000 entries, so the cache is bounded in practice.
+ */
+const clockDays = new Map<CalendarDay, ClockDay>();
+
+function clockDay(day: CalendarDay): ClockDay {
+  let known = clockDays.get(day);
+  if (!known) {
+    const next = addCalendarDays(day, 1);
+    known = { working: isFrenchWorkingDay(day), next, nextStartMs: startOfParisDayMs(next) };
+    clockDays.set(day, known);
+  }
+  return known;
+}
 
 /**
  * How the SLA clock runs, from the trade's HO_stats flag:
@@ -43,11 +69,10 @@ export function countedMillisecondsBetween(
   let cursor = from;
   let day = parisCalendarDay(new Date(cursor));
   while (cursor < to) {
-    const nextDay = addCalendarDays(day, 1);
-    const nextStart = startOfParisDayMs(nextDay);
-    if (isFrenchWorkingDay(day)) counted += Math.min(nextStart, to) - cursor;
-    cursor = nextStart;
-    day = nextDay;
+    const { working, next, nextStartMs } = clockDay(day);
+    if (working) counted += Math.min(nextStartMs, to) - cursor;
+    cursor = nextStartMs;
+    day = next;
   }
   return counted;
 }
@@ -86,14 +111,13 @@ export function slaDeadline(
   let cursor = from;
   let day = parisCalendarDay(new Date(cursor));
   for (;;) {
-    const nextDay = addCalendarDays(day, 1);
-    const nextStart = startOfParisDayMs(nextDay);
-    if (isFrenchWorkingDay(day)) {
-      const available = nextStart - cursor;
+    const { working, next, nextStartMs } = clockDay(day);
+    if (working) {
+      const available = nextStartMs - cursor;
       if (remaining < available) return new Date(cursor + remaining);
       remaining -= available;
     }
-    cursor = nextStart;
-    day = nextDay;
+    cursor = nextStartMs;
+    day = next;
   }
 }

@@ -13,3 +13,4 @@ export * from './chrono-events.js';
 export * from './ticket-summary.js';
 export * from './image-budget.js';
 export * from './paging.js';
+export * from './quote-rule.js';

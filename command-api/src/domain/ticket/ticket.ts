@@ -1,4 +1,4 @@
-import type { TicketEvent, TicketPerson, TicketVisitReport } from '@fsm/contracts';
+import { visitOpensQuote, type TicketEvent, type TicketPerson, type TicketVisitReport } from '@fsm/contracts';
 
 /**
  * The ticket aggregate's state: only what `decide` needs to accept or refuse
@@ -42,14 +42,9 @@ export type ExistingTicketState = Exclude<TicketState, { status: 'nonexistent' }
 
 export const initialState: TicketState = { status: 'nonexistent' };
 
-/**
- * Once a visit asks for a quote the ticket has one; a later visit saying
- * "no quote" does not withdraw it, and a validated quote stays validated
- * (a ticket carries one quote number).
- */
+/** The quote rule (visitOpensQuote); a validated quote stays validated (a ticket carries one quote number). */
 function withVisitQuote(quote: TicketQuote, visit: TicketVisitReport): TicketQuote {
-  if (visit.devis === 1 && quote.status === 'none') return { status: 'pending', requestedAt: visit.closedAt };
-  return quote;
+  return visitOpensQuote(quote.status !== 'none', visit) ? { status: 'pending', requestedAt: visit.closedAt } : quote;
 }
 
 /**

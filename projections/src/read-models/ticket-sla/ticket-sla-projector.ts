@@ -1,11 +1,10 @@
-import { TicketEventSchema, agenceEventSchema, metierEventSchema, parisInstantMs, type TicketEvent } from '@fsm/contracts';
+import { agenceEventSchema, metierEventSchema, parisInstantMs } from '@fsm/contracts';
 import type { RecordedEvent } from '@fsm/eventstore';
 import type { PoolClient } from 'pg';
 import type { Projector } from '../../projector.js';
 import { domainEvent } from '../domain-event.js';
-import { ticketIdOf } from '../tickets/ticket-stream.js';
-import { quoteFromVisit } from '../tickets/quote-from-visit.js';
-import { columns, streamRounds } from '../tickets/ticket-rounds.js';
+import { foldStreams, instantMicros, writeRows, type FoldedTable } from '../folded-rows.js';
+import { quoteAfterVisit, ticketFact, type TicketFact } from '../tickets/tickets-fold.js';
 import { evaluateTicketSla, sameFigures, type TicketSlaFigures } from './ticket-sla-evaluation.js';
 
 /** HO_stats of a ticket whose trade is unknown or absent: a new trade's default (metierBodySchema). */
@@ -107,79 +106,153 @@ export const ticketSlaProjector: Projector = {
   },
 };
 
-// ─── Ticket events: update a fact, then re-evaluate the ticket ───────────────
+// ─── Ticket events: fold the facts, then evaluate the figures ────────────────
+
+/** A row of rm.ticket_sla as the fold sees it (instants as ISO-8601 text). */
+interface SlaRow {
+  [column: string]: string | number | boolean | null;
+  ticket_id: string;
+  agence_id: string;
+  metier_id: string | null;
+  created_at: string;
+  delai: number | null;
+  echeance: string | null;
+  first_arrive_at: string | null;
+  clos_at: string | null;
+  devis: number;
+  date_devis: string | null;
+  devis_registered_at: string | null;
+  calendar_time: boolean;
+  sla_deadline: string | null;
+  hours_to_arrival: number | null;
+  hours_to_closing: number | null;
+  sla_ok: boolean | null;
+  devis_due_at: string | null;
+  devis_ok: boolean | null;
+  last_revision: number;
+}
+
+const slaTable: FoldedTable<SlaRow> = {
+  table: 'rm.ticket_sla',
+  key: 'ticket_id',
+  revision: 'last_revision',
+  columns: {
+    ticket_id: 'uuid',
+    agence_id: 'uuid',
+    metier_id: 'uuid',
+    created_at: 'timestamptz',
+    delai: 'float8',
+    echeance: 'timestamptz',
+    first_arrive_at: 'timestamptz',
+    clos_at: 'timestamptz',
+    devis: 'smallint',
+    date_devis: 'timestamptz',
+    devis_registered_at: 'timestamptz',
+    calendar_time: 'boolean',
+    sla_deadline: 'timestamptz',
+    hours_to_arrival: 'float8',
+    hours_to_closing: 'float8',
+    sla_ok: 'boolean',
+    devis_due_at: 'timestamptz',
+    devis_ok: 'boolean',
+    last_revision: 'int',
+  },
+};
+
+/** The earlier of two instants held as text; null stands for "none yet". */
+function earliest(a: string | null, b: string): string {
+  return a === null || instantMicros(b) < instantMicros(a) ? b : a;
+}
 
 /**
- * The ticket events of a batch: one statement per event type and round (see
- * streamRounds), each guarded by the ticket stream's revision, then ONE
- * re-evaluation of every ticket whose facts changed: figures are a pure
- * function of the stored facts and of the trade clocks, which cannot change in
- * between (trade events are applied on their own, see `apply`). Taking in
- * charge and reports change no SLA fact; the revision guard needs no bump for
- * them since revisions only grow.
+ * The SLA facts after one ticket event. Taking in charge and reports change
+ * no SLA fact (nor the revision: revisions only grow, so the guard needs no
+ * bump for them).
+ */
+function evolveSlaRow(row: SlaRow | null, { ticketId, revision, event }: TicketFact): SlaRow | null {
+  if (event.type === 'TicketOpened') {
+    if (row !== null) return row;
+    const d = event.data;
+    return {
+      ticket_id: ticketId,
+      agence_id: d.agenceId,
+      metier_id: d.metier?.id ?? null,
+      created_at: d.openedAt,
+      delai: d.delai,
+      echeance: d.echeance,
+      first_arrive_at: null,
+      clos_at: null,
+      devis: 0,
+      date_devis: null,
+      devis_registered_at: null,
+      calendar_time: false,
+      sla_deadline: null,
+      hours_to_arrival: null,
+      hours_to_closing: null,
+      sla_ok: null,
+      devis_due_at: null,
+      devis_ok: null,
+      last_revision: revision,
+    };
+  }
+  if (row === null) return null;
+  switch (event.type) {
+    case 'TicketClosed':
+    case 'ReinterventionRecorded':
+      return {
+        ...row,
+        first_arrive_at: earliest(row.first_arrive_at, event.data.arriveAt),
+        clos_at: event.type === 'TicketClosed' ? event.data.closedAt : row.clos_at,
+        ...quoteAfterVisit(row, event.data),
+        last_revision: revision,
+      };
+    case 'QuoteValidated':
+      return { ...row, devis_registered_at: new Date(parisInstantMs(event.data.dateEnregistrementDevis)).toISOString(), last_revision: revision };
+    default:
+      return row;
+  }
+}
+
+const dateOf = (text: string | null) => (text === null ? null : new Date(Date.parse(text)));
+
+/**
+ * The ticket events of a batch: the facts folded per ticket (folded-rows.ts),
+ * then each changed ticket's figures evaluated under its trade's clock, and
+ * one row write each. Trade clocks cannot change within the share (trade
+ * events are applied on their own, see `apply`).
  */
 async function onTicketBatch(tx: PoolClient, events: readonly RecordedEvent[]): Promise<string[]> {
-  const changed = new Set<string>();
-  for (const round of streamRounds(events)) {
-    const opened: { id: string; revision: number; d: Extract<TicketEvent, { type: 'TicketOpened' }>['data'] }[] = [];
-    const visits: { id: string; revision: number; closing: boolean; arriveAt: string; closedAt: string; devis: number }[] = [];
-    const quotes: { id: string; revision: number; registeredAt: string }[] = [];
-    for (const recorded of round) {
-      const event = domainEvent(TicketEventSchema, recorded);
-      const id = ticketIdOf(recorded);
-      const revision = recorded.revision;
-      if (event.type === 'TicketOpened') opened.push({ id, revision, d: event.data });
-      else if (event.type === 'TicketClosed' || event.type === 'ReinterventionRecorded')
-        visits.push({ id, revision, closing: event.type === 'TicketClosed', arriveAt: event.data.arriveAt, closedAt: event.data.closedAt, devis: event.data.devis });
-      else if (event.type === 'QuoteValidated') quotes.push({ id, revision, registeredAt: new Date(parisInstantMs(event.data.dateEnregistrementDevis)).toISOString() });
-    }
-    const collect = (rows: { ticket_id: string }[]) => rows.forEach((row) => changed.add(row.ticket_id));
-    if (opened.length > 0) {
-      collect(
-        (
-          await tx.query<{ ticket_id: string }>(
-            `INSERT INTO rm.ticket_sla (ticket_id, agence_id, metier_id, created_at, delai, echeance, last_revision)
-             SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::timestamptz[], $5::float8[], $6::timestamptz[], $7::int[])
-             ON CONFLICT (ticket_id) DO NOTHING
-             RETURNING ticket_id`,
-            columns(opened, [(o) => o.id, (o) => o.d.agenceId, (o) => o.d.metier?.id ?? null, (o) => o.d.openedAt, (o) => o.d.delai, (o) => o.d.echeance, (o) => o.revision]),
-          )
-        ).rows,
-      );
-    }
-    if (visits.length > 0) {
-      collect(
-        (
-          await tx.query<{ ticket_id: string }>(
-            `UPDATE rm.ticket_sla s SET first_arrive_at = LEAST(s.first_arrive_at, u.arrive_at),
-               clos_at = CASE WHEN u.closing THEN u.clos_at ELSE s.clos_at END,
-               ${quoteFromVisit('s', 'u')},
-               last_revision = u.revision
-             FROM unnest($1::uuid[], $2::boolean[], $3::timestamptz[], $4::timestamptz[], $5::smallint[], $6::int[]) AS u(ticket_id, closing, arrive_at, clos_at, devis, revision)
-             WHERE s.ticket_id = u.ticket_id AND s.last_revision < u.revision
-             RETURNING s.ticket_id`,
-            columns(visits, [(v) => v.id, (v) => v.closing, (v) => v.arriveAt, (v) => v.closedAt, (v) => v.devis, (v) => v.revision]),
-          )
-        ).rows,
-      );
-    }
-    if (quotes.length > 0) {
-      collect(
-        (
-          await tx.query<{ ticket_id: string }>(
-            `UPDATE rm.ticket_sla s SET devis_registered_at = u.registered_at, last_revision = u.revision
-             FROM unnest($1::uuid[], $2::timestamptz[], $3::int[]) AS u(ticket_id, registered_at, revision)
-             WHERE s.ticket_id = u.ticket_id AND s.last_revision < u.revision
-             RETURNING s.ticket_id`,
-            columns(quotes, [(q) => q.id, (q) => q.registeredAt, (q) => q.revision]),
-          )
-        ).rows,
-      );
-    }
+  const rows = await foldStreams(tx, slaTable, events.map(ticketFact), (fact) => fact.ticketId, (fact) => fact.revision, evolveSlaRow);
+  const metiers = [...new Set([...rows.values()].flatMap((row) => (row.metier_id === null ? [] : [row.metier_id])))];
+  const clocks = new Map<string, number>();
+  if (metiers.length > 0) {
+    const { rows: stored } = await tx.query<{ id: string; ho_stats: number }>(`SELECT id, ho_stats FROM rm.ticket_sla_metiers WHERE id = ANY($1::uuid[])`, [metiers]);
+    for (const { id, ho_stats } of stored) clocks.set(id, ho_stats);
   }
-  const ids = [...changed];
-  for (let start = 0; start < ids.length; start += REEVALUATION_CHUNK) await reevaluateTickets(tx, ids.slice(start, start + REEVALUATION_CHUNK));
-  return ids;
+  const evaluated = [...rows.values()].map((row): SlaRow => {
+    const figures = evaluateTicketSla({
+      createdAt: dateOf(row.created_at)!,
+      delai: row.delai,
+      firstArriveAt: dateOf(row.first_arrive_at),
+      closAt: dateOf(row.clos_at),
+      devis: row.devis,
+      dateDevis: dateOf(row.date_devis),
+      devisRegisteredAt: dateOf(row.devis_registered_at),
+      hoStats: (row.metier_id === null ? DEFAULT_HO_STATS : (clocks.get(row.metier_id) ?? DEFAULT_HO_STATS)) === 1 ? 1 : 0,
+    });
+    return {
+      ...row,
+      calendar_time: figures.calendarTime,
+      sla_deadline: figures.slaDeadline?.toISOString() ?? null,
+      hours_to_arrival: figures.hoursToArrival,
+      hours_to_closing: figures.hoursToClosing,
+      sla_ok: figures.slaOk,
+      devis_due_at: figures.devisDueAt?.toISOString() ?? null,
+      devis_ok: figures.devisOk,
+    };
+  });
+  await writeRows(tx, slaTable, evaluated);
+  return [...rows.keys()];
 }
 
 // ─── Trade clocks and agency weeks ───────────────────────────────────────────
@@ -259,17 +332,6 @@ function storedFigures(row: StoredRow): TicketSlaFigures {
 const STORED_COLUMNS = `s.ticket_id, s.created_at, s.delai, s.first_arrive_at, s.clos_at, s.devis, s.date_devis, s.devis_registered_at,
               COALESCE(m.ho_stats, ${DEFAULT_HO_STATS})::int AS ho_stats,
               s.calendar_time, s.sla_deadline, s.hours_to_arrival, s.hours_to_closing, s.sla_ok, s.devis_due_at, s.devis_ok`;
-
-/** Recomputes the figures of these tickets (at most REEVALUATION_CHUNK) and writes those that differ. */
-async function reevaluateTickets(tx: PoolClient, ids: readonly string[]): Promise<void> {
-  const { rows } = await tx.query<StoredRow>(
-    `SELECT ${STORED_COLUMNS}
-     FROM rm.ticket_sla s LEFT JOIN rm.ticket_sla_metiers m ON m.id = s.metier_id
-     WHERE s.ticket_id = ANY($1::uuid[])`,
-    [ids],
-  );
-  await writeChangedFigures(tx, rows);
-}
 
 /** Evaluates each stored row and writes the figures that differ; returns their ids. */
 async function writeChangedFigures(tx: PoolClient, rows: readonly StoredRow[]): Promise<string[]> {

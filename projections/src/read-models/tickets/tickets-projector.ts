@@ -1,5 +1,5 @@
 import type { Projector } from '../../projector.js';
-import { applyTicketsBatch } from './tickets-batch.js';
+import { applyTicketsFold } from './tickets-fold.js';
 
 /**
  * One row per ticket with every fact its answers need (spec tickets §3), so
@@ -16,8 +16,9 @@ import { applyTicketsBatch } from './tickets-batch.js';
  * - Idempotent: every write is guarded by the stream revision last applied,
  *   and every ticket event moves `last_revision`, so it always equals the
  *   revision of the ticket stream the row reflects.
- * - One writer, set-based (tickets-batch.ts): a rebuild replays millions of
- *   ticket events, and a redelivered or isolated event is a batch of one.
+ * - One writer (tickets-fold.ts): a batch's events folded per ticket onto its
+ *   row, one row write per ticket. A rebuild replays millions of ticket
+ *   events; a redelivered or isolated event is a batch of one.
  */
 export const ticketsProjector: Projector = {
   name: 'tickets',
@@ -93,5 +94,5 @@ export const ticketsProjector: Projector = {
     CREATE INDEX IF NOT EXISTS tickets_closed_metier ON rm.tickets (metier_id, created_at) WHERE statut = 'clos';
     -- Pending quotes (home counts, devis_attente filters).
     CREATE INDEX IF NOT EXISTS tickets_devis_attente ON rm.tickets (agence_id) WHERE devis = 1 AND numero_devis IS NULL;`,
-  apply: applyTicketsBatch,
+  apply: applyTicketsFold,
 };

@@ -1,0 +1,103 @@
+import type { PoolClient } from 'pg';
+
+/*
+ * Read models written as whole rows folded in TypeScript: a projector loads
+ * the stored rows its batch touches, applies each stream's events to its row
+ * in log order (a pure function), and writes every changed row back with ONE
+ * statement. A ticket whose events share a batch is then one row version, not
+ * one per event: a rebuild replays millions of ticket events, and each row
+ * version costs Postgres a heap tuple and an entry in every index.
+ *
+ * Values travel as text where JavaScript would round them: an instant is read
+ * as ISO-8601 UTC with microseconds and written back as such, so a row that
+ * goes through the fold keeps exactly the instant its event carried.
+ */
+
+export type ColumnType = 'uuid' | 'text' | 'boolean' | 'smallint' | 'int' | 'float8' | 'timestamptz';
+
+/** A column's value as the fold sees it: instants, uuids and texts as strings. */
+export type Cell = string | number | boolean | null;
+
+/** A read-model table written by a fold: its columns and their types, key first. */
+export interface FoldedTable<Row extends { [column: string]: Cell }> {
+  /** `rm.<table>`; the blue/green rebuild rewrites it to the shadow schema. */
+  readonly table: string;
+  readonly key: keyof Row & string;
+  readonly columns: { readonly [Column in keyof Row]: ColumnType };
+  /** The revision guard: a stored row at or past the written one is left alone (a redelivery). */
+  readonly revision: keyof Row & string;
+}
+
+const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
+
+function selectList(columns: Record<string, ColumnType>): string {
+  return Object.entries(columns)
+    .map(([name, type]) => (type === 'timestamptz' ? `to_char(${name} AT TIME ZONE 'UTC', ${ISO_UTC}) AS ${name}` : name))
+    .join(', ');
+}
+
+/** The stored rows of these keys, by key. */
+export async function loadRows<Row extends { [column: string]: Cell }>(tx: PoolClient, table: FoldedTable<Row>, keys: readonly string[]): Promise<Map<string, Row>> {
+  const rows = new Map<string, Row>();
+  if (keys.length === 0) return rows;
+  const { rows: stored } = await tx.query<Row>(`SELECT ${selectList(table.columns)} FROM ${table.table} WHERE ${table.key} = ANY($1::uuid[])`, [keys]);
+  for (const row of stored) rows.set(row[table.key] as string, row);
+  return rows;
+}
+
+/**
+ * Writes these rows in one statement: inserted, or replacing the stored row
+ * when the stored one is at an earlier revision.
+ */
+export async function writeRows<Row extends { [column: string]: Cell }>(tx: PoolClient, table: FoldedTable<Row>, rows: readonly Row[]): Promise<void> {
+  if (rows.length === 0) return;
+  const names = Object.keys(table.columns) as (keyof Row & string)[];
+  const arrays = names.map((name) => rows.map((row) => row[name]));
+  const unnest = names.map((name, index) => `$${index + 1}::${table.columns[name]}[]`).join(', ');
+  const updates = names.filter((name) => name !== table.key).map((name) => `${name} = EXCLUDED.${name}`);
+  await tx.query(
+    `INSERT INTO ${table.table} AS t (${names.join(', ')})
+     SELECT * FROM unnest(${unnest})
+     ON CONFLICT (${table.key}) DO UPDATE SET ${updates.join(', ')}
+     WHERE t.${table.revision} < EXCLUDED.${table.revision}`,
+    arrays,
+  );
+}
+
+/**
+ * Loads the stored rows the events touch and folds each stream's events onto
+ * its row, in log order: `evolve` returns the row after one event (the same
+ * object when the event changes nothing; null while there is no row, e.g. an
+ * event before its stream's opening). An event at or below the row's
+ * revision was applied already (a redelivery) and is skipped. Returns the
+ * changed rows by key; the caller writes them (`writeRows`).
+ */
+export async function foldStreams<Row extends { [column: string]: Cell }, Event>(
+  tx: PoolClient,
+  table: FoldedTable<Row>,
+  events: readonly Event[],
+  keyOf: (event: Event) => string,
+  revisionOf: (event: Event) => number,
+  evolve: (row: Row | null, event: Event) => Row | null,
+): Promise<Map<string, Row>> {
+  const stored = await loadRows(tx, table, [...new Set(events.map(keyOf))]);
+  const changed = new Map<string, Row>();
+  for (const event of events) {
+    const key = keyOf(event);
+    const row = changed.get(key) ?? stored.get(key) ?? null;
+    if (row !== null && revisionOf(event) <= (row[table.revision] as number)) continue;
+    const next = evolve(row, event);
+    if (next !== null && next !== row) changed.set(key, next);
+  }
+  return changed;
+}
+
+/**
+ * An instant's microseconds since the epoch, for comparing instants held as
+ * text (ISO-8601 from an event, with any offset, or as `loadRows` reads
+ * them) without rounding to the millisecond as a Date would.
+ */
+export function instantMicros(text: string): number {
+  const fraction = /T\d{2}:\d{2}(?::\d{2})?\.(\d+)/.exec(text)?.[1] ?? '';
+  return Date.parse(text) * 1000 + Number(fraction.padEnd(6, '0').slice(3, 6));
+}
