@@ -74,21 +74,30 @@ export function startPollingSubscription(
 
   const run = async () => {
     let caughtUpSignalled = false;
+    /** The read after the slice being delivered, started before its delivery when the log goes on. */
+    let ahead: Promise<AllSlice> | null = null;
     while (!stopped) {
       woken = false;
       let slice: AllSlice;
       try {
-        slice = await deps.read(checkpoint, batchSize, options.filter);
+        slice = await (ahead ?? deps.read(checkpoint, batchSize, options.filter));
       } catch (error) {
         report(error);
         await pause(deps.retryDelayMs, false);
         continue;
+      } finally {
+        ahead = null;
       }
       const advanced =
         slice.checkpoint !== null && (checkpoint === null || deps.comparePositions(slice.checkpoint, checkpoint) > 0);
       if (slice.events.length > 0 || advanced) {
+        // Behind (a rebuild, a restart): the next slice is read while this one is handled, so the
+        // handler's statements and the next read overlap. A failed read is retried from the checkpoint.
+        const next = slice.caughtUp ? null : deps.read(slice.checkpoint, batchSize, options.filter);
+        next?.catch(() => undefined);
         if (!(await deliver(slice))) break;
         checkpoint = slice.checkpoint;
+        ahead = next;
       }
       if (!slice.caughtUp) continue;
       if (slice.events.length > 0 || advanced || !caughtUpSignalled) {
