@@ -28,7 +28,6 @@ import { registerReadYourWrites } from './http/read-your-writes.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerTextGuard } from './http/text-guard.js';
 import { filesRoute } from './files/files-route.js';
-import { authenticate } from './auth/principal.js';
 import { changePasswordRoute, loginRoute, logoutRoute } from './routes/auth/auth-routes.js';
 import { liveAccessOf } from './live/live-access.js';
 import { managementRoutes } from './routes/management/index.js';
@@ -127,16 +126,14 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     await logoutRoute(open, deps); // the token to end is in the body: its own proof
     await filesRoute(open, deps);
     await publicTicketRoutes(open, deps);
-    await reportRoutes(open, deps); // authenticates itself: the download link carries ?token=
-    await exportRoutes(open, deps); // same: worker-made CSV exports (docs/exports.md)
+    // Their download links authenticate themselves (?token=); their other routes pass the door.
+    await reportRoutes(open, deps);
+    await exportRoutes(open, deps); // worker-made CSV exports (docs/exports.md)
   });
 
-  // Everything else needs a valid token; checked before the body is even parsed
-  // (the access hook authenticates too; this keeps the scope explicit).
+  // Everything else needs a valid token: the door (registerRouteAccess above) authenticates
+  // once and checks role and permission, before the body is even parsed.
   await app.register(async (secured) => {
-    secured.addHook('onRequest', async (request) => {
-      request.principal = await authenticate(request, deps);
-    });
     await changePasswordRoute(secured, deps);
     await ticketRoutes(secured, deps);
     await managementRoutes(secured, deps);

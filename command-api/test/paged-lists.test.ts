@@ -13,7 +13,7 @@ import {
   type StatsTicketItem,
   type WeeklySlaPoint,
 } from '@fsm/contracts';
-import { createApiHarness, type ApiHarness, type TestUser } from '../src/test-support/api-harness.js';
+import { createTwoAgencyWorld, type ApiHarness, type TestUser, type TwoAgencyWorld } from '../src/test-support/api-harness.js';
 import { ticketSeed } from './stats/ticket-seed.js';
 
 /*
@@ -37,8 +37,8 @@ const technicien = { id: '6d1f3a52-8c1e-4f0e-9a51-3b2f6c7d8e90', prenom: 'Léa',
 let metierId = '';
 
 /** The same set of tickets in every run: dates, names, statuses and quotes follow `i`. */
-async function seedTickets(): Promise<void> {
-  const seed = ticketSeed(h);
+async function seedTickets(world: TwoAgencyWorld): Promise<void> {
+  const seed = ticketSeed(world.h);
   const working = await seed.metier(0, 'Désenfumage');
   const calendar = await seed.metier(1, 'Sécurité incendie');
   metierId = calendar.id;
@@ -47,7 +47,7 @@ async function seedTickets(): Promise<void> {
     const openedAt = new Date(start + i * 3.1 * 86_400_000 + i * 1_234_567).toISOString();
     const at = (hours: number) => new Date(Date.parse(openedAt) + hours * 3_600_000).toISOString();
     const id = await seed.open({
-      agenceId: i % 4 === 0 ? paris : lyon,
+      agenceId: i % 4 === 0 ? world.paris : world.lyon,
       metier: i % 5 === 0 ? null : i % 2 === 0 ? working : calendar,
       openedAt,
       delai: [4, null, 2.5, 24, 48][i % 5],
@@ -70,18 +70,17 @@ async function seedTickets(): Promise<void> {
 }
 
 beforeAll(async () => {
-  h = await createApiHarness('api_paged_lists');
-  h.setNow(now);
-  lyon = await h.createAgence('Agence de Lyon');
-  paris = await h.createAgence('Agence de Paris');
-  await seedTickets();
-  users = {
-    admin: await h.createUser({ role: 'admin', agenceId: lyon }),
-    technicien: await h.createUser({ role: 'technicien_plus', agenceId: paris }),
-    adminPlus: await h.createUser({ role: 'admin_plus', agenceId: paris }),
-    statsGlobal: await h.createUser({ role: 'admin', agenceId: lyon, permissions: ['tickets.stats-global'] }),
-    parisAdmin: await h.createUser({ role: 'admin', agenceId: paris }),
-  };
+  ({ h, lyon, paris, users } = await createTwoAgencyWorld('api_paged_lists', {
+    now,
+    seedTickets,
+    users: (world) => ({
+      admin: { role: 'admin', agenceId: world.lyon },
+      technicien: { role: 'technicien_plus', agenceId: world.paris },
+      adminPlus: { role: 'admin_plus', agenceId: world.paris },
+      statsGlobal: { role: 'admin', agenceId: world.lyon, permissions: ['tickets.stats-global'] },
+      parisAdmin: { role: 'admin', agenceId: world.paris },
+    }),
+  }));
 }, 180_000);
 afterAll(async () => h?.close());
 

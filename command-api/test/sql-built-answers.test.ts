@@ -24,7 +24,7 @@ import {
   type StatsTicketsFilters,
 } from '@fsm/projections';
 import { TicketListAnswerSchema } from '../src/routes/tickets/ticket-route-schemas.js';
-import { createApiHarness, type ApiHarness, type TestUser } from '../src/test-support/api-harness.js';
+import { createTwoAgencyWorld, type ApiHarness, type TestUser, type TwoAgencyWorld } from '../src/test-support/api-harness.js';
 import { ticketSeed } from './stats/ticket-seed.js';
 
 /*
@@ -88,8 +88,8 @@ const AWKWARD = [
 ];
 const awkward = (i: number) => AWKWARD[i % AWKWARD.length]!;
 
-async function seedTickets(): Promise<void> {
-  const seed = ticketSeed(h);
+async function seedTickets(world: TwoAgencyWorld): Promise<void> {
+  const seed = ticketSeed(world.h);
   const working = await seed.metier(0);
   const calendar = await seed.metier(1);
   const start = Date.parse('2025-03-01T07:13:00.000Z');
@@ -97,7 +97,7 @@ async function seedTickets(): Promise<void> {
     const openedAt = new Date(start + i * 3.3 * 86_400_000 + i * 1_234_567).toISOString();
     const at = (hours: number) => new Date(Date.parse(openedAt) + hours * 3_600_000).toISOString();
     const id = await seed.open({
-      agenceId: i % 3 === 0 ? paris : lyon,
+      agenceId: i % 3 === 0 ? world.paris : world.lyon,
       metier: i % 5 === 0 ? null : i % 2 === 0 ? working : calendar,
       openedAt,
       delai: [4, null, 2.5, 0.1 + 0.2, 48][i % 5],
@@ -120,13 +120,13 @@ async function seedTickets(): Promise<void> {
 }
 
 /** Values the routes cannot write but a read model may hold: odd references, sub-millisecond instants, empty names. */
-async function giveAwkwardValues(): Promise<void> {
+async function giveAwkwardValues({ pool }: ApiHarness): Promise<void> {
   const set = async (i: number, sql: string, params: unknown[] = []) => {
-    await h.pool.query(`UPDATE rm.tickets SET ${sql} WHERE id = $1`, [ids[i], ...params]);
+    await pool.query(`UPDATE rm.tickets SET ${sql} WHERE id = $1`, [ids[i], ...params]);
   };
   const setBoth = async (i: number, sql: string) => {
-    await h.pool.query(`UPDATE rm.tickets SET ${sql} WHERE id = $1`, [ids[i]]);
-    await h.pool.query(`UPDATE rm.ticket_sla SET ${sql} WHERE ticket_id = $1`, [ids[i]]);
+    await pool.query(`UPDATE rm.tickets SET ${sql} WHERE id = $1`, [ids[i]]);
+    await pool.query(`UPDATE rm.ticket_sla SET ${sql} WHERE ticket_id = $1`, [ids[i]]);
   };
   // Photos: a file-store reference, one encodeURIComponent must encode, one with unreserved punctuation.
   await set(0, 'photo_ref = $2', [`${'ab12'.repeat(16)}.jpg`]);
@@ -148,18 +148,19 @@ async function giveAwkwardValues(): Promise<void> {
 }
 
 beforeAll(async () => {
-  h = await createApiHarness('api_sql_built_answers');
-  h.setNow(now);
-  lyon = await h.createAgence('Agence de Lyon');
-  paris = await h.createAgence('Agence de Paris');
-  await seedTickets();
-  await giveAwkwardValues();
-  users = {
-    admin: await h.createUser({ role: 'admin', agenceId: lyon }),
-    technicien: await h.createUser({ role: 'technicien_plus', agenceId: paris }),
-    adminPlus: await h.createUser({ role: 'admin_plus', agenceId: paris }),
-    statsGlobal: await h.createUser({ role: 'admin', agenceId: lyon, permissions: ['tickets.stats-global'] }),
-  };
+  ({ h, lyon, paris, users } = await createTwoAgencyWorld('api_sql_built_answers', {
+    now,
+    seedTickets: async (world) => {
+      await seedTickets(world);
+      await giveAwkwardValues(world.h);
+    },
+    users: (world) => ({
+      admin: { role: 'admin', agenceId: world.lyon },
+      technicien: { role: 'technicien_plus', agenceId: world.paris },
+      adminPlus: { role: 'admin_plus', agenceId: world.paris },
+      statsGlobal: { role: 'admin', agenceId: world.lyon, permissions: ['tickets.stats-global'] },
+    }),
+  }));
 }, 120_000);
 afterAll(async () => h?.close());
 

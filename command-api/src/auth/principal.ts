@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { ForbiddenError, UnauthorizedError, hasPermission, type PermissionSlug, type SessionUser } from '@fsm/contracts';
+import { ACCESS_REFUSAL_MESSAGES, ForbiddenError, UnauthorizedError, hasPermission, type PermissionSlug, type SessionUser } from '@fsm/contracts';
 import type { AgenceScope, Queryable, UserRow } from '@fsm/projections';
 import { findUserWithTokenVersion } from './credentials.js';
 import { SESSION_EXPIRED, bearerToken, tokenHash, type TokenService } from './tokens.js';
@@ -22,8 +22,6 @@ declare module 'fastify' {
     principal: Principal | null;
   }
 }
-
-export const ACCESS_DENIED = 'Accès refusé.';
 
 export function toSessionUser(row: UserRow): SessionUser {
   return {
@@ -68,14 +66,21 @@ export function principalOf(request: FastifyRequest): Principal {
   return request.principal;
 }
 
-/** 403 unless the caller holds the permission (admin_plus implications included). */
+/**
+ * 403 unless the caller holds the permission (admin_plus implications included).
+ * Only for what depends on the data (a body field, an export's kind): the door
+ * (ROUTE_ACCESS) already checked the route's own permission.
+ */
 export function requirePermission(principal: Principal, ...anyOf: PermissionSlug[]): void {
-  if (!anyOf.some((slug) => hasPermission(principal, slug))) throw new ForbiddenError(ACCESS_DENIED);
+  if (!anyOf.some((slug) => hasPermission(principal, slug))) throw new ForbiddenError(ACCESS_REFUSAL_MESSAGES.default);
 }
 
-/** 403 for télésurveillance accounts: they see only their ticket form. */
+/**
+ * 403 for télésurveillance accounts: they see only their ticket form. Only for
+ * routes that authenticate themselves (a download link's ?token=), which the door does not check.
+ */
 export function requireStaff(principal: Principal): void {
-  if (principal.role === 'telesurveillance') throw new ForbiddenError(ACCESS_DENIED);
+  if (principal.role === 'telesurveillance') throw new ForbiddenError(ACCESS_REFUSAL_MESSAGES.default);
 }
 
 /** Agencies whose data the caller may read. */

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';
 import { ForbiddenError, accessRefusalMessage, canCallRoute, isApiRoute, routeAccessOf, routeKey, type SignedInAccess } from '@fsm/contracts';
-import type { AppDeps } from '../app-deps.js';
-import { authenticate } from '../auth/principal.js';
+import { authenticate, type AuthDeps } from '../auth/principal.js';
 
 export interface RouteAccessOptions {
   /** Route prefixes outside the table and without a door. */
@@ -21,17 +20,21 @@ export class RouteMissingFromAccessTableError extends Error {
 }
 
 /**
- * The door of every API route, from the one table in contracts: an `onRoute`
+ * The door of every API route, from the one table in contracts, and the one
+ * place a signed-in route's bearer token is authenticated (the route reads
+ * `principalOf`): an `onRoute`
  * hook looks each route up as it is registered (a route missing from the table
  * throws, so the app does not start) and puts a check first in the route's
  * `onRequest` chain. The check runs before the body is even read, so the order
  * is the same everywhere: 401 (no, expired, forged or revoked token) → 403
  * (role or permission) → 400 (body, params, query) → the route's own scope
- * checks (404) and state (409).
+ * checks (404) and state (409). Routes repeat no role or permission check the
+ * table makes; they check only what depends on the data (agency scope, a body
+ * field, an export's kind).
  *
  * Must be registered before any route, so every route passes through it.
  */
-export function registerRouteAccess(app: FastifyInstance, deps: AppDeps, options: RouteAccessOptions): void {
+export function registerRouteAccess(app: FastifyInstance, deps: AuthDeps, options: RouteAccessOptions): void {
   app.addHook('onRoute', (route: RouteOptions) => {
     if (!isApiRoute(route.url) || options.skipPrefixes.some((prefix) => route.url.startsWith(prefix))) return;
     const methods = [route.method].flat();
@@ -49,7 +52,7 @@ export function registerRouteAccess(app: FastifyInstance, deps: AppDeps, options
     const byMethod = new Map(methods.map((method, index) => [routeKey(method, url), signedIn[index]!]));
     const door: onRequestHookHandler = async (request: FastifyRequest) => {
       const access = byMethod.get(routeKey(request.method, url))!;
-      request.principal ??= await authenticate(request, deps);
+      request.principal = await authenticate(request, deps);
       if (!canCallRoute(access, request.principal)) throw new ForbiddenError(accessRefusalMessage(access));
     };
     route.onRequest = [door, ...[route.onRequest ?? []].flat()];

@@ -24,6 +24,14 @@ import { createBullPreviewer } from '../previews/template-previewer.js';
 
 export const TEST_PASSWORD = 'Test-2026!';
 
+export interface TestUserOptions {
+  role: Role;
+  agenceId?: string | null;
+  permissions?: string[];
+  email?: string;
+  telesurvAgences?: string[];
+}
+
 export interface TestUser {
   id: string;
   email: string;
@@ -47,7 +55,7 @@ export interface ApiHarness {
   setNow(date: Date): void;
   system: Actor;
   createAgence(nom?: string): Promise<string>;
-  createUser(options: { role: Role; agenceId?: string | null; permissions?: string[]; email?: string; telesurvAgences?: string[] }): Promise<TestUser>;
+  createUser(options: TestUserOptions): Promise<TestUser>;
   /** `app.inject` with the user's bearer token and JSON body. */
   request(user: TestUser | null, options: InjectOptions): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
@@ -191,6 +199,41 @@ export async function createApiHarness(label: string, options: ApiHarnessOptions
     },
   };
   return harness;
+}
+
+/** The harness of a two-agency world and its agencies' ids. */
+export interface TwoAgencyWorld {
+  h: ApiHarness;
+  lyon: string;
+  paris: string;
+}
+
+/**
+ * The world of the read-side tests (lists, statistics, the home summary): the
+ * app at `now`, 'Agence de Lyon' then 'Agence de Paris', the file's tickets,
+ * then its users, one after the other in the order given. The order is the
+ * world: golden answers (ids in order of appearance) depend on it.
+ */
+export async function createTwoAgencyWorld<K extends string = never>(
+  label: string,
+  options: {
+    now: Date;
+    seedTickets: (world: TwoAgencyWorld) => Promise<void>;
+    users?: (world: TwoAgencyWorld) => Record<K, TestUserOptions>;
+  },
+): Promise<TwoAgencyWorld & { users: Record<K, TestUser> }> {
+  const h = await createApiHarness(label);
+  try {
+    h.setNow(options.now);
+    const world: TwoAgencyWorld = { h, lyon: await h.createAgence('Agence de Lyon'), paris: await h.createAgence('Agence de Paris') };
+    await options.seedTickets(world);
+    const users = {} as Record<K, TestUser>;
+    for (const [key, user] of Object.entries(options.users?.(world) ?? {}) as [K, TestUserOptions][]) users[key] = await h.createUser(user);
+    return { ...world, users };
+  } catch (error) {
+    await h.close();
+    throw error;
+  }
 }
 
 /** Polls `check` until it holds, 30 s at most: for what the read models show a little later. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATS_CSV_HEADER, defaultPermissionsForRole, statsTicketsResponseSchema, type StatsTicketsResponse } from '@fsm/contracts';
-import { createApiHarness, type ApiHarness, type TestUser } from '../../src/test-support/api-harness.js';
+import { createTwoAgencyWorld, type ApiHarness, type TestUser, type TwoAgencyWorld } from '../../src/test-support/api-harness.js';
 import { ticketSeed } from './ticket-seed.js';
 
 let h: ApiHarness;
@@ -17,20 +17,17 @@ const t: Record<'L0' | 'L1' | 'L2' | 'L3' | 'L4' | 'P1', string> = { L0: '', L1:
 let working: { id: string; nom: string };
 let users: Record<'statsLyon' | 'technicien' | 'telesurv' | 'global' | 'adminPlus', TestUser>;
 
-beforeAll(async () => {
-  h = await createApiHarness('api_stats');
-  h.setNow(now);
-  seed = ticketSeed(h);
-  lyon = await h.createAgence('Agence de Lyon');
-  paris = await h.createAgence('Agence de Paris');
+/** Lyon's tickets L0 to L4 and Paris's P1, each named for what it proves. */
+async function seedTickets(world: TwoAgencyWorld): Promise<void> {
+  seed = ticketSeed(world.h);
   working = await seed.metier(0);
   const calendar = await seed.metier(1);
 
   // L0: before the default window.
-  t.L0 = await seed.open({ agenceId: lyon, metier: calendar, openedAt: '2025-05-20T08:00:00.000Z' });
+  t.L0 = await seed.open({ agenceId: world.lyon, metier: calendar, openedAt: '2025-05-20T08:00:00.000Z' });
   // L1: Friday 13 June 21:00 Paris, 4 h on working days, arrival Monday 00:30: on time; quote registered within 5 days.
   t.L1 = await seed.open({
-    agenceId: lyon,
+    agenceId: world.lyon,
     metier: working,
     openedAt: '2025-06-13T19:00:00.000Z',
     clientNom: 'Clinique "Les Pins"; Lyon',
@@ -40,25 +37,31 @@ beforeAll(async () => {
   await seed.close(t.L1, { arriveAt: '2025-06-15T22:30:00.000Z', closedAt: '2025-06-15T23:30:00.000Z', devis: 1 });
   await seed.validateQuote(t.L1, '2025-06-18');
   // L2: calendar clock, arrival after 12 h: late; quote never registered, 5 days past: Non.
-  t.L2 = await seed.open({ agenceId: lyon, metier: calendar, openedAt: '2025-06-14T08:00:00.000Z' });
+  t.L2 = await seed.open({ agenceId: world.lyon, metier: calendar, openedAt: '2025-06-14T08:00:00.000Z' });
   await seed.take(t.L2, lea, '2025-06-14T08:10:00.000Z');
   await seed.close(t.L2, { arriveAt: '2025-06-14T20:00:00.000Z', closedAt: '2025-06-14T21:00:00.000Z', devis: 1 });
   // L3: still open, its 4 h long gone: Non; no quote: N/A.
-  t.L3 = await seed.open({ agenceId: lyon, metier: calendar, openedAt: '2025-06-20T08:00:00.000Z' });
+  t.L3 = await seed.open({ agenceId: world.lyon, metier: calendar, openedAt: '2025-06-20T08:00:00.000Z' });
   // L4: no delay: N/A, N/A.
-  t.L4 = await seed.open({ agenceId: lyon, metier: calendar, openedAt: '2025-06-21T08:00:00.000Z', delai: null });
+  t.L4 = await seed.open({ agenceId: world.lyon, metier: calendar, openedAt: '2025-06-21T08:00:00.000Z', delai: null });
   // P1: Paris, on time.
-  t.P1 = await seed.open({ agenceId: paris, metier: working, openedAt: '2025-06-10T08:00:00.000Z' });
+  t.P1 = await seed.open({ agenceId: world.paris, metier: working, openedAt: '2025-06-10T08:00:00.000Z' });
   await seed.take(t.P1, lea, '2025-06-10T08:05:00.000Z');
   await seed.close(t.P1, { arriveAt: '2025-06-10T10:00:00.000Z', closedAt: '2025-06-10T11:00:00.000Z' });
+}
 
-  users = {
-    statsLyon: await h.createUser({ role: 'technicien_plus', agenceId: lyon }),
-    technicien: await h.createUser({ role: 'technicien', agenceId: lyon }),
-    telesurv: await h.createUser({ role: 'telesurveillance', telesurvAgences: [lyon] }),
-    global: await h.createUser({ role: 'admin', agenceId: lyon, permissions: [...defaultPermissionsForRole('admin'), 'tickets.stats-global'] }),
-    adminPlus: await h.createUser({ role: 'admin_plus', agenceId: paris }),
-  };
+beforeAll(async () => {
+  ({ h, lyon, paris, users } = await createTwoAgencyWorld('api_stats', {
+    now,
+    seedTickets,
+    users: (world) => ({
+      statsLyon: { role: 'technicien_plus', agenceId: world.lyon },
+      technicien: { role: 'technicien', agenceId: world.lyon },
+      telesurv: { role: 'telesurveillance', telesurvAgences: [world.lyon] },
+      global: { role: 'admin', agenceId: world.lyon, permissions: [...defaultPermissionsForRole('admin'), 'tickets.stats-global'] },
+      adminPlus: { role: 'admin_plus', agenceId: world.paris },
+    }),
+  }));
 });
 afterAll(async () => h?.close());
 

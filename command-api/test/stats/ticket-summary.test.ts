@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TicketSummaryResponseSchema, type TicketSummaryResponse } from '@fsm/contracts';
-import { createApiHarness, type ApiHarness, type TestUser } from '../../src/test-support/api-harness.js';
+import { createTwoAgencyWorld, type ApiHarness, type TestUser, type TwoAgencyWorld } from '../../src/test-support/api-harness.js';
 import { ticketSeed } from './ticket-seed.js';
 
 let h: ApiHarness;
@@ -12,36 +12,36 @@ const lea = { id: randomUUID(), prenom: 'Léa', nom: 'Martin' };
 let lyon: string;
 let paris: string;
 
-beforeAll(async () => {
-  h = await createApiHarness('api_ticket_summary');
-  h.setNow(now);
-  const seed = ticketSeed(h);
-  lyon = await h.createAgence('Agence de Lyon');
-  paris = await h.createAgence('Agence de Paris');
+async function seedTickets(world: TwoAgencyWorld): Promise<void> {
+  const seed = ticketSeed(world.h);
   const metier = await seed.metier(1);
   const open = (agenceId: string, openedAt: string, urgent = false) => seed.open({ agenceId, metier, openedAt, urgent });
 
   // Lyon: two open (one urgent), one in progress, one re-intervention asking for a quote,
-  await open(lyon, '2025-06-28T08:00:00.000Z');
-  await open(lyon, '2025-06-28T20:00:00.000Z', true);
-  const enCours = await open(lyon, '2025-06-27T08:00:00.000Z');
+  await open(world.lyon, '2025-06-28T08:00:00.000Z');
+  await open(world.lyon, '2025-06-28T20:00:00.000Z', true);
+  const enCours = await open(world.lyon, '2025-06-27T08:00:00.000Z');
   await seed.take(enCours, lea, '2025-06-27T08:10:00.000Z');
-  const intervention = await open(lyon, '2025-06-26T08:00:00.000Z');
+  const intervention = await open(world.lyon, '2025-06-26T08:00:00.000Z');
   await seed.take(intervention, lea, '2025-06-26T08:10:00.000Z');
   await seed.reintervene(intervention, { arriveAt: '2025-06-26T09:00:00.000Z', closedAt: '2025-06-26T10:00:00.000Z', devis: 1 });
   // closed after 2 h with a pending quote (on time: echeance 4 h), closed after 72 h (late),
-  const quick = await open(lyon, '2025-06-10T08:00:00.000Z');
+  const quick = await open(world.lyon, '2025-06-10T08:00:00.000Z');
   await seed.take(quick, lea, '2025-06-10T08:10:00.000Z');
   await seed.close(quick, { arriveAt: '2025-06-10T09:00:00.000Z', closedAt: '2025-06-10T10:00:00.000Z', devis: 1 });
-  const slow = await open(lyon, '2025-06-12T08:00:00.000Z');
+  const slow = await open(world.lyon, '2025-06-12T08:00:00.000Z');
   await seed.take(slow, lea, '2025-06-12T08:10:00.000Z');
   await seed.close(slow, { arriveAt: '2025-06-15T07:00:00.000Z', closedAt: '2025-06-15T08:00:00.000Z' });
   // and one requested and closed before the window: in neither the tiles nor the statistics.
-  const old = await open(lyon, '2025-05-01T08:00:00.000Z');
+  const old = await open(world.lyon, '2025-05-01T08:00:00.000Z');
   await seed.take(old, lea, '2025-05-01T08:10:00.000Z');
   await seed.close(old, { arriveAt: '2025-05-01T09:00:00.000Z', closedAt: '2025-05-02T08:00:00.000Z' });
   // Paris: one open ticket.
-  await open(paris, '2025-06-29T08:00:00.000Z');
+  await open(world.paris, '2025-06-29T08:00:00.000Z');
+}
+
+beforeAll(async () => {
+  ({ h, lyon, paris } = await createTwoAgencyWorld('api_ticket_summary', { now, seedTickets }));
 });
 afterAll(async () => h?.close());
 

@@ -28,7 +28,7 @@ import { isBlobRef, type NewEvent, type RecordedEvent } from '@fsm/eventstore';
 import { findAgence } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
 import { downloadLink, downloaderOf } from '../../auth/download-links.js';
-import { authenticate, principalOf, requirePermission, requireStaff, type Principal } from '../../auth/principal.js';
+import { principalOf, requirePermission, type Principal } from '../../auth/principal.js';
 import { readStreamOrEmpty } from '../../commands/execute.js';
 import { actorOf } from '../actor.js';
 import { statsScopeOf } from '../stats/stats-scope.js';
@@ -60,7 +60,6 @@ function parisDay(now: Date): string {
 
 /** The QR pool the caller may export, as POST /api/qrcodes/export resolves it. */
 async function qrPoolOf(deps: AppDeps, principal: Principal, requested: string | undefined): Promise<string> {
-  requireStaff(principal);
   requirePermission(principal, 'qrcodes.manage');
   const agenceId = resolveScopedAgenceId(principal, requested ?? (principal.role === 'admin_plus' ? principal.agence_id : undefined));
   if (!(await findAgence(deps.pool, agenceId))) throw new NotFoundError(MANAGEMENT_MESSAGES.agenceNotFound);
@@ -75,7 +74,6 @@ function requireAccess(principal: Principal, request: ExportRequestedData): void
     if (!covered) throw new NotFoundError(EXPORT_MESSAGES.notFound);
     return;
   }
-  requireStaff(principal);
   requirePermission(principal, 'qrcodes.manage');
   if (principal.role !== 'admin_plus' && request.scope[0] !== principal.agence_id) throw new NotFoundError(EXPORT_MESSAGES.notFound);
 }
@@ -128,9 +126,6 @@ function metadataOf(request: FastifyRequest): NewEvent['metadata'] {
 export async function exportRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   // --- bearer-token routes -------------------------------------------------
   await app.register(async (secured) => {
-    secured.addHook('onRequest', async (request) => {
-      request.principal = await authenticate(request, deps);
-    });
     const routes = secured.withTypeProvider<ZodTypeProvider>();
 
     routes.post('/api/exports', { schema: { body: ExportRequestBodySchema, response: { 202: ExportStatusResponseSchema } } }, async (request, reply) => {

@@ -1,6 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  ACCESS_REFUSAL_MESSAGES,
   ForbiddenError,
   MANAGEMENT_MESSAGES as M,
   NotFoundError,
@@ -10,7 +11,6 @@ import {
   agenceSchema,
   agenceStreamId,
   agencesResponseSchema,
-  hasAnyPermission,
   hasPermission,
   ifMatchHeadersSchema,
   managementIdParamsSchema,
@@ -20,15 +20,12 @@ import {
 } from '@fsm/contracts';
 import { findAgence, findAgenceHoraires, listAgences, type AgenceRow } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
-import { ACCESS_DENIED, inScope, principalOf, scopeOf, type Principal } from '../../auth/principal.js';
+import { inScope, principalOf, scopeOf, type Principal } from '../../auth/principal.js';
 import { commandContext } from '../../commands/command-context.js';
 import { basisOf } from '../../commands/execute.js';
 import { createAgence, deleteAgence, setAgenceHoraires, updateAgence } from '../../commands/management/agence-commands.js';
 import { actorOf } from '../actor.js';
 import { editVersionOf, sendVersion } from '../edit-version.js';
-
-/** management.md §8, verbatim: the agencies screen shows it on a 403. */
-export const AGENCE_SAVE_FORBIDDEN = "Accès refusé: vous n'avez pas la permission de créer/modifier/supprimer une agence.";
 
 /*
  * Who does what (management.md §6, docs/api-additions.md):
@@ -39,29 +36,13 @@ export const AGENCE_SAVE_FORBIDDEN = "Accès refusé: vous n'avez pas la permiss
  *   Creating an agency is admin_plus's: a new agency is outside everybody
  *   else's own agency, so they could neither see nor manage it.
  * - the template builder (templates.manage) may change id_template only.
+ * Roles and permissions are the door's (ROUTE_ACCESS); the routes check the
+ * scope and, for the template builder, which fields changed.
  */
-
-const guard = (check: (principal: Principal) => void) => async (request: FastifyRequest) => check(principalOf(request));
 
 /** PUT /api/agences/{id} may say which version of the agency it was made on. */
 const agenceEditBodySchema = withEditVersion(agenceBodySchema);
 
-function canReadAgences(principal: Principal): boolean {
-  return principal.role === 'telesurveillance' || hasAnyPermission(principal, ['agences.view', 'templates.view', 'templates.manage']);
-}
-
-const readGuard = guard((principal) => {
-  if (!canReadAgences(principal)) throw new ForbiddenError(ACCESS_DENIED);
-});
-const editGuard = guard((principal) => {
-  if (!hasPermission(principal, 'agences.edit')) throw new ForbiddenError(AGENCE_SAVE_FORBIDDEN);
-});
-const createGuard = guard((principal) => {
-  if (!hasPermission(principal, 'agences.edit') || principal.role !== 'admin_plus') throw new ForbiddenError(AGENCE_SAVE_FORBIDDEN);
-});
-const updateGuard = guard((principal) => {
-  if (!hasAnyPermission(principal, ['agences.edit', 'templates.manage'])) throw new ForbiddenError(AGENCE_SAVE_FORBIDDEN);
-});
 
 const toAgence = (row: AgenceRow): Agence => ({
   id: row.id,
@@ -85,11 +66,11 @@ export async function agenceRoutes(secured: FastifyInstance, deps: AppDeps): Pro
   const app = secured.withTypeProvider<ZodTypeProvider>();
   const context = commandContext(deps);
 
-  app.get('/api/agences', { preValidation: readGuard, schema: { response: { 200: agencesResponseSchema } } }, async (request) => {
+  app.get('/api/agences', { schema: { response: { 200: agencesResponseSchema } } }, async (request) => {
     return (await listAgences(deps.pool, scopeOf(principalOf(request)))).map(toAgence);
   });
 
-  app.post('/api/agences', { preValidation: createGuard, schema: { body: agenceBodySchema, response: { 201: agenceSchema } } }, async (request, reply) => {
+  app.post('/api/agences', { schema: { body: agenceBodySchema, response: { 201: agenceSchema } } }, async (request, reply) => {
     const agenceId = deps.newId();
     const result = await createAgence(context, deps.pool, actorOf(request), { agenceId, fields: request.body, at: deps.clock() });
     const { id_template, ...fields } = request.body;
@@ -100,7 +81,6 @@ export async function agenceRoutes(secured: FastifyInstance, deps: AppDeps): Pro
   app.put(
     '/api/agences/:id',
     {
-      preValidation: updateGuard,
       schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, body: agenceEditBodySchema, response: { 200: agenceSchema } },
     },
     async (request, reply) => {
@@ -113,7 +93,7 @@ export async function agenceRoutes(secured: FastifyInstance, deps: AppDeps): Pro
       if (!hasPermission(principal, 'agences.edit')) {
         // The template builder's save: the whole agency comes back, only its template may differ.
         const unchanged = (Object.keys(fields) as (keyof typeof fields)[]).every((key) => fields[key] === current[key]);
-        if (!unchanged) throw new ForbiddenError(AGENCE_SAVE_FORBIDDEN);
+        if (!unchanged) throw new ForbiddenError(ACCESS_REFUSAL_MESSAGES['agence-save']);
       }
       const result = await updateAgence(context, deps.pool, actorOf(request), {
         agenceId: current.id,
@@ -129,7 +109,7 @@ export async function agenceRoutes(secured: FastifyInstance, deps: AppDeps): Pro
 
   app.delete(
     '/api/agences/:id',
-    { preValidation: editGuard, schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, response: { 200: managementResultResponseSchema } } },
+    { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, response: { 200: managementResultResponseSchema } } },
     async (request) => {
       const current = await agenceInScope(deps, principalOf(request), request.params.id);
       const basis = basisOf(current, editVersionOf(request), agenceStreamId(current.id));
@@ -140,7 +120,7 @@ export async function agenceRoutes(secured: FastifyInstance, deps: AppDeps): Pro
 
   app.get(
     '/api/agences/:id/horaires',
-    { preValidation: readGuard, schema: { params: managementIdParamsSchema, response: { 200: agenceHorairesResponseSchema } } },
+    { schema: { params: managementIdParamsSchema, response: { 200: agenceHorairesResponseSchema } } },
     async (request, reply) => {
       const current = await agenceInScope(deps, principalOf(request), request.params.id);
       const horaires = await findAgenceHoraires(deps.pool, current.id);
@@ -154,7 +134,6 @@ export async function agenceRoutes(secured: FastifyInstance, deps: AppDeps): Pro
   app.put(
     '/api/agences/:id/horaires',
     {
-      preValidation: editGuard,
       schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, body: agenceHorairesBodySchema, response: { 200: agenceHorairesResponseSchema } },
     },
     async (request, reply) => {

@@ -17,11 +17,11 @@ import {
 } from '@fsm/contracts';
 import { findAgence, findClient, listClients, listClientsByAgence, listSitesWithInstallations } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
-import { inScope } from '../../auth/principal.js';
+import { inScope, principalOf, scopeOf } from '../../auth/principal.js';
 import type { CommandResult } from '../../commands/execute.js';
 import { createClient, deleteClient, updateClient } from '../../commands/management/client-commands.js';
 import { editVersionOf, sendVersion } from '../edit-version.js';
-import { DELETED, editorOf, readScope } from './client-access.js';
+import { DELETED, callerOf } from './client-access.js';
 
 const PAGE_SIZE_MAX = 100;
 const pageNumber = (message: string, max?: number) =>
@@ -73,7 +73,7 @@ export async function clientRoutes(app: FastifyInstance, deps: AppDeps): Promise
     '/api/clients',
     { schema: { querystring: clientListQuerySchema, response: { 200: z.union([clientsResponseSchema, clientPageSchema]) } } },
     async (request) => {
-      const scope = readScope(request);
+      const scope = scopeOf(principalOf(request));
       const { search, page, pageSize } = request.query;
       if (page === undefined) return (await listClients(deps.pool, scope, { search: search ?? null })).rows;
       const size = pageSize ?? CLIENTS_PAGE_SIZE;
@@ -87,7 +87,7 @@ export async function clientRoutes(app: FastifyInstance, deps: AppDeps): Promise
     '/api/clients/by-agence/:id',
     { schema: { params: managementIdParamsSchema, response: { 200: clientsResponseSchema } } },
     async (request) => {
-      const scope = readScope(request, { telesurveillance: true });
+      const scope = scopeOf(principalOf(request));
       const agenceId = request.params.id;
       if (!inScope(scope, agenceId) || !(await findAgence(deps.pool, agenceId))) throw new NotFoundError(M.agenceNotFound);
       return listClientsByAgence(deps.pool, agenceId, scope);
@@ -98,14 +98,14 @@ export async function clientRoutes(app: FastifyInstance, deps: AppDeps): Promise
     '/api/clients/:id/sites',
     { schema: { params: managementIdParamsSchema, response: { 200: sitesWithInstallationsResponseSchema } } },
     async (request) => {
-      const scope = readScope(request);
+      const scope = scopeOf(principalOf(request));
       if (!(await findClient(deps.pool, request.params.id, scope))) throw new NotFoundError(M.clientNotFound);
       return listSitesWithInstallations(deps.pool, request.params.id, scope);
     },
   );
 
   api.post('/api/clients', { schema: { body: clientWriteBodySchema, response: { 201: clientSchema } } }, async (request, reply) => {
-    const caller = editorOf(request, deps);
+    const caller = callerOf(request, deps);
     const clientId = deps.newId();
     const result = await createClient(caller, { clientId, fields: request.body });
     sendVersion(reply, result.revision);
@@ -116,7 +116,7 @@ export async function clientRoutes(app: FastifyInstance, deps: AppDeps): Promise
     '/api/clients/:id',
     { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, body: clientEditBodySchema, response: { 200: clientSchema } } },
     async (request, reply) => {
-      const caller = editorOf(request, deps);
+      const caller = callerOf(request, deps);
       const { version, ...fields } = request.body;
       const result = await updateClient(caller, { clientId: request.params.id, fields, version: editVersionOf(request, version) });
       sendVersion(reply, result.revision);
@@ -125,7 +125,7 @@ export async function clientRoutes(app: FastifyInstance, deps: AppDeps): Promise
   );
 
   api.delete('/api/clients/:id', { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, response: { 200: DeletedResponse } } }, async (request) => {
-    await deleteClient(editorOf(request, deps), { clientId: request.params.id, version: editVersionOf(request) });
+    await deleteClient(callerOf(request, deps), { clientId: request.params.id, version: editVersionOf(request) });
     return DELETED;
   });
 }

@@ -17,7 +17,7 @@ import type { AppDeps } from '../../app-deps.js';
 import type { CommandResult } from '../../commands/execute.js';
 import { createInstallation, deleteInstallation, updateInstallation } from '../../commands/management/installation-commands.js';
 import { editVersionOf, sendVersion } from '../edit-version.js';
-import { DELETED, editorOf } from './client-access.js';
+import { DELETED, callerOf } from './client-access.js';
 
 const DeletedResponse = z.object({ success: z.literal(true) });
 const installationEditBodySchema = withEditVersion(installationBodySchema);
@@ -41,7 +41,7 @@ export async function installationRoutes(app: FastifyInstance, deps: AppDeps): P
 
   api.post('/api/installations', { schema: { body: installationBodySchema, response: { 201: installationSchema } } }, async (request, reply) => {
     const installationId = deps.newId();
-    const result = await createInstallation(editorOf(request, deps), { installationId, fields: request.body });
+    const result = await createInstallation(callerOf(request, deps), { installationId, fields: request.body });
     sendVersion(reply, result.revision);
     return reply.status(201).send(await installationAnswer(deps, installationId, result));
   });
@@ -50,7 +50,7 @@ export async function installationRoutes(app: FastifyInstance, deps: AppDeps): P
     '/api/installations/:id',
     { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, body: installationEditBodySchema, response: { 200: installationSchema } } },
     async (request, reply) => {
-      const caller = editorOf(request, deps);
+      const caller = callerOf(request, deps);
       const { version, ...fields } = request.body;
       const result = await updateInstallation(caller, { installationId: request.params.id, fields, version: editVersionOf(request, version) });
       sendVersion(reply, result.revision);
@@ -62,7 +62,7 @@ export async function installationRoutes(app: FastifyInstance, deps: AppDeps): P
     '/api/installations/:id',
     { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, response: { 200: DeletedResponse } } },
     async (request) => {
-      await deleteInstallation(editorOf(request, deps), { installationId: request.params.id, version: editVersionOf(request) });
+      await deleteInstallation(callerOf(request, deps), { installationId: request.params.id, version: editVersionOf(request) });
       return DELETED;
     },
   );

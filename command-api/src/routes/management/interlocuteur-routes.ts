@@ -25,10 +25,11 @@ import {
   listInterlocuteursBySiteOnly,
 } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
+import { principalOf, scopeOf } from '../../auth/principal.js';
 import type { CommandResult } from '../../commands/execute.js';
 import { createInterlocuteur, deleteInterlocuteur, updateInterlocuteur } from '../../commands/management/interlocuteur-commands.js';
 import { editVersionOf, sendVersion } from '../edit-version.js';
-import { DELETED, editorOf, readScope } from './client-access.js';
+import { DELETED, callerOf } from './client-access.js';
 
 const DeletedResponse = z.object({ success: z.literal(true) });
 const interlocuteurEditBodySchema = withEditVersion(interlocuteurBodySchema);
@@ -68,32 +69,32 @@ export async function interlocuteurRoutes(app: FastifyInstance, deps: AppDeps): 
   const listOptions = { schema: { params: managementIdParamsSchema, response: { 200: interlocuteursResponseSchema } } };
 
   api.get('/api/interlocuteurs/installation/:id', listOptions, async (request) => {
-    const scope = readScope(request, { telesurveillance: true });
+    const scope = scopeOf(principalOf(request));
     if (!(await findInstallation(deps.pool, request.params.id, scope))) throw new NotFoundError(M.installationNotFound);
     return listInterlocuteursByInstallation(deps.pool, request.params.id, scope);
   });
 
   api.get('/api/interlocuteurs/site/:id', listOptions, async (request) => {
-    const scope = readScope(request, { telesurveillance: true });
+    const scope = scopeOf(principalOf(request));
     if (!(await findSite(deps.pool, request.params.id, scope))) throw new NotFoundError(M.siteNotFound);
     return listInterlocuteursBySite(deps.pool, request.params.id, scope);
   });
 
   api.get('/api/interlocuteurs/site-only/:id', listOptions, async (request) => {
-    const scope = readScope(request, { telesurveillance: true });
+    const scope = scopeOf(principalOf(request));
     if (!(await findSite(deps.pool, request.params.id, scope))) throw new NotFoundError(M.siteNotFound);
     return listInterlocuteursBySiteOnly(deps.pool, request.params.id, scope);
   });
 
   api.get('/api/interlocuteurs/client/:id', listOptions, async (request) => {
-    const scope = readScope(request, { telesurveillance: true });
+    const scope = scopeOf(principalOf(request));
     if (!(await findClient(deps.pool, request.params.id, scope))) throw new NotFoundError(M.clientNotFound);
     return listInterlocuteursByClient(deps.pool, request.params.id, scope);
   });
 
   api.post('/api/interlocuteurs', { schema: { body: interlocuteurBodySchema, response: { 201: interlocuteurSchema } } }, async (request, reply) => {
     const interlocuteurId = deps.newId();
-    const result = await createInterlocuteur(editorOf(request, deps), { interlocuteurId, fields: request.body });
+    const result = await createInterlocuteur(callerOf(request, deps), { interlocuteurId, fields: request.body });
     sendVersion(reply, result.revision);
     return reply.status(201).send(await interlocuteurAnswer(deps, interlocuteurId, result));
   });
@@ -102,7 +103,7 @@ export async function interlocuteurRoutes(app: FastifyInstance, deps: AppDeps): 
     '/api/interlocuteurs/:id',
     { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, body: interlocuteurEditBodySchema, response: { 200: interlocuteurSchema } } },
     async (request, reply) => {
-      const caller = editorOf(request, deps);
+      const caller = callerOf(request, deps);
       const { version, ...fields } = request.body;
       const result = await updateInterlocuteur(caller, { interlocuteurId: request.params.id, fields, version: editVersionOf(request, version) });
       sendVersion(reply, result.revision);
@@ -114,7 +115,7 @@ export async function interlocuteurRoutes(app: FastifyInstance, deps: AppDeps): 
     '/api/interlocuteurs/:id',
     { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, response: { 200: DeletedResponse } } },
     async (request) => {
-      await deleteInterlocuteur(editorOf(request, deps), { interlocuteurId: request.params.id, version: editVersionOf(request) });
+      await deleteInterlocuteur(callerOf(request, deps), { interlocuteurId: request.params.id, version: editVersionOf(request) });
       return DELETED;
     },
   );

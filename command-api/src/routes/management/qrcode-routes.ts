@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import QRCode from 'qrcode';
 import { z } from 'zod';
@@ -22,11 +22,11 @@ import {
 } from '@fsm/contracts';
 import { countUnusedQrCodes, findAgence, findInstallation, findQrCode, listQrCodesByInstallation, listQrCodesForExport, listUnusedQrCodes } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
-import type { Principal } from '../../auth/principal.js';
+import { principalOf, requirePermission, scopeOf, type Principal } from '../../auth/principal.js';
 import { requireInstallation } from '../../commands/management/client-scope.js';
 import { assignQrCode, generateQrCodes, requireQrCode, unassignQrCode } from '../../commands/management/qrcode-commands.js';
 import { editVersionOf, sendVersion } from '../edit-version.js';
-import { callerOf, readScope, requireStaffPermission } from './client-access.js';
+import { callerOf } from './client-access.js';
 
 /*
  * Codes belong to one agency's pool. The QR codes screen (qrcodes.manage)
@@ -54,11 +54,6 @@ function parisDay(now: Date): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: CALENDAR_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 }
 
-/** Reading a code: the QR codes screen and the clients screen's QR modal. */
-function requireQrReader(request: FastifyRequest): Principal {
-  return requireStaffPermission(request, 'qrcodes.manage', 'clients.view', 'clients.edit');
-}
-
 export async function qrCodeRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
@@ -66,31 +61,30 @@ export async function qrCodeRoutes(app: FastifyInstance, deps: AppDeps): Promise
     '/api/qrcodes/by-installation/:id',
     { schema: { params: managementIdParamsSchema, response: { 200: qrCodesByInstallationResponseSchema } } },
     async (request) => {
-      requireQrReader(request);
-      const scope = readScope(request);
+      const scope = scopeOf(principalOf(request));
       if (!(await findInstallation(deps.pool, request.params.id, scope))) throw new NotFoundError(M.installationNotFound);
       return { items: await listQrCodesByInstallation(deps.pool, request.params.id) };
     },
   );
 
   api.get('/api/qrcodes/unused-count', { schema: { querystring: AgenceQuery, response: { 200: qrCodeUnusedCountResponseSchema } } }, async (request) => {
-    const principal = requireStaffPermission(request, 'qrcodes.manage');
-    const agenceId = await poolAgenceOf(deps, principal, request.query.agence_id);
+    const agenceId = await poolAgenceOf(deps, principalOf(request), request.query.agence_id);
     return { unused: await countUnusedQrCodes(deps.pool, [agenceId]) };
   });
 
   // Ours: the codes the installation's QR modal can pick from.
   api.get('/api/qrcodes/unused', { schema: { querystring: AgenceQuery, response: { 200: UnusedResponse } } }, async (request) => {
-    const principal = requireStaffPermission(request, 'qrcodes.manage', 'clients.edit');
-    const agenceId = await poolAgenceOf(deps, principal, request.query.agence_id);
+    const agenceId = await poolAgenceOf(deps, principalOf(request), request.query.agence_id);
     return { items: await listUnusedQrCodes(deps.pool, [agenceId]) };
   });
 
   api.post('/api/qrcodes/batch', { schema: { body: BatchBody, response: { 201: qrCodeBatchResponseSchema } } }, async (request, reply) => {
     const { installation_id: installationId } = request.body;
-    // Straight onto an installation is an installation change too: clients.edit as for assigning.
-    const principal = installationId ? requireStaffPermission(request, 'clients.edit') : requireStaffPermission(request, 'qrcodes.manage');
-    const caller = callerOf(request, deps, principal);
+    // The door lets qrcodes.manage or clients.edit in; straight onto an installation is an
+    // installation change too (clients.edit, as for assigning), unassigned codes are the QR screen's.
+    const principal = principalOf(request);
+    requirePermission(principal, installationId ? 'clients.edit' : 'qrcodes.manage');
+    const caller = callerOf(request, deps);
     const installation = installationId ? await requireInstallation(caller, installationId) : null;
     const agenceId = installation ? installation.agence_id : await poolAgenceOf(deps, principal, request.body.agence_id);
     const codes = await generateQrCodes(caller, { count: request.body.count, agenceId, publicUrl: deps.env.PUBLIC_URL });
@@ -99,8 +93,7 @@ export async function qrCodeRoutes(app: FastifyInstance, deps: AppDeps): Promise
   });
 
   api.post('/api/qrcodes/export', { schema: { querystring: AgenceQuery } }, async (request, reply) => {
-    const principal = requireStaffPermission(request, 'qrcodes.manage');
-    const agenceId = await poolAgenceOf(deps, principal, request.query.agence_id);
+    const agenceId = await poolAgenceOf(deps, principalOf(request), request.query.agence_id);
     const csv = toQrCodesCsv(await listQrCodesForExport(deps.pool, [agenceId]));
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
@@ -113,7 +106,7 @@ export async function qrCodeRoutes(app: FastifyInstance, deps: AppDeps): Promise
     '/api/qrcodes/:id/assign',
     { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, body: AssignBody, response: { 200: QrCodeWithInstallation } } },
     async (request, reply) => {
-      const caller = callerOf(request, deps, requireStaffPermission(request, 'clients.edit'));
+      const caller = callerOf(request, deps);
       const version = editVersionOf(request, request.body.version);
       const result = await assignQrCode(caller, { qrCodeId: request.params.id, installationId: request.body.installation_id, version });
       sendVersion(reply, result.revision);
@@ -126,7 +119,7 @@ export async function qrCodeRoutes(app: FastifyInstance, deps: AppDeps): Promise
     '/api/qrcodes/:id/assign',
     { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, response: { 200: QrCodeWithInstallation } } },
     async (request, reply) => {
-      const caller = callerOf(request, deps, requireStaffPermission(request, 'clients.edit'));
+      const caller = callerOf(request, deps);
       const result = await unassignQrCode(caller, { qrCodeId: request.params.id, version: editVersionOf(request) });
       sendVersion(reply, result.revision);
       const code = await requireQrCode(caller, request.params.id);
@@ -136,8 +129,7 @@ export async function qrCodeRoutes(app: FastifyInstance, deps: AppDeps): Promise
 
   // Rendered here from the code's URL: no third-party QR service sees the keys.
   api.get('/api/qrcodes/:id/image.svg', { schema: { params: managementIdParamsSchema } }, async (request, reply) => {
-    requireQrReader(request);
-    const code = await findQrCode(deps.pool, request.params.id, readScope(request));
+    const code = await findQrCode(deps.pool, request.params.id, scopeOf(principalOf(request)));
     if (!code) throw new NotFoundError(M.qrCodeNotFound);
     const svg = await QRCode.toString(code.url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
     return reply

@@ -16,10 +16,11 @@ import {
 } from '@fsm/contracts';
 import { findClient, findSite, listInstallationsBySite, listSitesByClient } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
+import { principalOf, scopeOf } from '../../auth/principal.js';
 import type { CommandResult } from '../../commands/execute.js';
 import { createSite, deleteSite, updateSite } from '../../commands/management/site-commands.js';
 import { editVersionOf, sendVersion } from '../edit-version.js';
-import { DELETED, editorOf, readScope } from './client-access.js';
+import { DELETED, callerOf } from './client-access.js';
 
 const DeletedResponse = z.object({ success: z.literal(true) });
 const siteEditBodySchema = withEditVersion(siteBodySchema);
@@ -44,7 +45,7 @@ export async function siteRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     '/api/sites/client/:id',
     { schema: { params: managementIdParamsSchema, response: { 200: sitesResponseSchema } } },
     async (request) => {
-      const scope = readScope(request, { telesurveillance: true });
+      const scope = scopeOf(principalOf(request));
       if (!(await findClient(deps.pool, request.params.id, scope))) throw new NotFoundError(M.clientNotFound);
       return listSitesByClient(deps.pool, request.params.id, scope);
     },
@@ -55,7 +56,7 @@ export async function siteRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     '/api/sites/:id/installations',
     { schema: { params: managementIdParamsSchema, response: { 200: installationsResponseSchema } } },
     async (request) => {
-      const scope = readScope(request, { telesurveillance: true });
+      const scope = scopeOf(principalOf(request));
       if (!(await findSite(deps.pool, request.params.id, scope))) throw new NotFoundError(M.siteNotFound);
       return listInstallationsBySite(deps.pool, request.params.id, scope);
     },
@@ -63,7 +64,7 @@ export async function siteRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
 
   api.post('/api/sites', { schema: { body: siteBodySchema, response: { 201: siteSchema } } }, async (request, reply) => {
     const siteId = deps.newId();
-    const result = await createSite(editorOf(request, deps), { siteId, fields: request.body });
+    const result = await createSite(callerOf(request, deps), { siteId, fields: request.body });
     sendVersion(reply, result.revision);
     return reply.status(201).send(await siteAnswer(deps, siteId, result));
   });
@@ -72,7 +73,7 @@ export async function siteRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     '/api/sites/:id',
     { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, body: siteEditBodySchema, response: { 200: siteSchema } } },
     async (request, reply) => {
-      const caller = editorOf(request, deps);
+      const caller = callerOf(request, deps);
       const { version, ...fields } = request.body;
       const result = await updateSite(caller, { siteId: request.params.id, fields, version: editVersionOf(request, version) });
       sendVersion(reply, result.revision);
@@ -81,7 +82,7 @@ export async function siteRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   );
 
   api.delete('/api/sites/:id', { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, response: { 200: DeletedResponse } } }, async (request) => {
-    await deleteSite(editorOf(request, deps), { siteId: request.params.id, version: editVersionOf(request) });
+    await deleteSite(callerOf(request, deps), { siteId: request.params.id, version: editVersionOf(request) });
     return DELETED;
   });
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -6,7 +6,6 @@ import {
   MANAGEMENT_MESSAGES as M,
   NotFoundError,
   agenceOptionSchema,
-  hasPermission,
   ifMatchHeadersSchema,
   managementIdParamsSchema,
   managementResultResponseSchema,
@@ -20,7 +19,7 @@ import {
 } from '@fsm/contracts';
 import { findUserById, listAgences, listTelesurvAccounts, type AgenceScope, type UserRow } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
-import { ACCESS_DENIED, inScope, principalOf, scopeOf, type Principal } from '../../auth/principal.js';
+import { inScope, principalOf, scopeOf, type Principal } from '../../auth/principal.js';
 import { commandContext } from '../../commands/command-context.js';
 import { basisOf } from '../../commands/execute.js';
 import { setTelesurvAgences } from '../../commands/management/telesurv-commands.js';
@@ -36,14 +35,6 @@ import { failureCarriesSuccessFalse } from './user-routes.js';
  * scope (all of them for admin_plus). The account itself reads its agencies
  * from /api/telesurv/me/agences.
  */
-
-const guard = (check: (principal: Principal) => void) => async (request: FastifyRequest) => check(principalOf(request));
-const editGuard = guard((principal) => {
-  if (!hasPermission(principal, 'telesurveillance.edit')) throw new ForbiddenError(ACCESS_DENIED);
-});
-const selfGuard = guard((principal) => {
-  if (principal.role !== 'telesurveillance') throw new ForbiddenError(ACCESS_DENIED);
-});
 
 const createdResponseSchema = z.object({ success: z.literal(true), id: z.guid() });
 const updateBodySchema = withEditVersion(telesurvUpdateBodySchema);
@@ -84,7 +75,7 @@ export async function telesurvRoutes(secured: FastifyInstance, deps: AppDeps): P
   const context = commandContext(deps);
   const withResult = { onSend: failureCarriesSuccessFalse };
 
-  app.get('/api/telesurv', { preValidation: editGuard, schema: { response: { 200: telesurvAccountsResponseSchema } } }, async (request) => {
+  app.get('/api/telesurv', { schema: { response: { 200: telesurvAccountsResponseSchema } } }, async (request) => {
     const scope = scopeOf(principalOf(request));
     const live = await liveAgenceIds(deps);
     const visible = new Set([...live].filter((id) => inScope(scope, id)));
@@ -100,14 +91,14 @@ export async function telesurvRoutes(secured: FastifyInstance, deps: AppDeps): P
     }));
   });
 
-  app.get('/api/telesurv/me/agences', { preValidation: selfGuard, schema: { response: { 200: z.array(agenceOptionSchema) } } }, async (request) => {
+  app.get('/api/telesurv/me/agences', { schema: { response: { 200: z.array(agenceOptionSchema) } } }, async (request) => {
     const principal = principalOf(request);
     return (await listAgences(deps.pool, principal.telesurvAgenceIds)).map(({ id, nom }) => ({ id, nom }));
   });
 
   app.post(
     '/api/telesurv',
-    { preValidation: editGuard, ...withResult, schema: { body: telesurvCreateBodySchema, response: { 201: createdResponseSchema } } },
+    { ...withResult, schema: { body: telesurvCreateBodySchema, response: { 201: createdResponseSchema } } },
     async (request, reply) => {
       const { motdepasse, ...fields } = request.body;
       const userId = deps.newId();
@@ -119,7 +110,6 @@ export async function telesurvRoutes(secured: FastifyInstance, deps: AppDeps): P
   app.put(
     '/api/telesurv/:id',
     {
-      preValidation: editGuard,
       ...withResult,
       schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, body: updateBodySchema, response: { 200: managementResultResponseSchema } },
     },
@@ -136,7 +126,7 @@ export async function telesurvRoutes(secured: FastifyInstance, deps: AppDeps): P
 
   app.delete(
     '/api/telesurv/:id',
-    { preValidation: editGuard, ...withResult, schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, response: { 200: managementResultResponseSchema } } },
+    { ...withResult, schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, response: { 200: managementResultResponseSchema } } },
     async (request) => {
       const account = await telesurvAccount(deps, request.params.id);
       await requireNotSharedOutsideScope(deps, principalOf(request), account);
@@ -148,7 +138,7 @@ export async function telesurvRoutes(secured: FastifyInstance, deps: AppDeps): P
 
   app.get(
     '/api/telesurv/:id/agences',
-    { preValidation: editGuard, schema: { params: managementIdParamsSchema, response: { 200: telesurvAgenceAssignmentsResponseSchema } } },
+    { schema: { params: managementIdParamsSchema, response: { 200: telesurvAgenceAssignmentsResponseSchema } } },
     async (request, reply) => {
       const account = await telesurvAccount(deps, request.params.id);
       // A list: the account's version travels as the ETag, for If-Match on the save.
@@ -161,7 +151,6 @@ export async function telesurvRoutes(secured: FastifyInstance, deps: AppDeps): P
   app.put(
     '/api/telesurv/:id/agences',
     {
-      preValidation: editGuard,
       ...withResult,
       schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, body: agencesBodySchema, response: { 200: managementResultResponseSchema } },
     },

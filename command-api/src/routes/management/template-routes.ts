@@ -1,11 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  ForbiddenError,
   MANAGEMENT_MESSAGES as M,
   NotFoundError,
-  hasAnyPermission,
-  hasPermission,
   ifMatchHeadersSchema,
   managementCreatedResponseSchema,
   managementIdParamsSchema,
@@ -20,7 +17,6 @@ import {
 } from '@fsm/contracts';
 import { findTemplate, listTemplates } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
-import { ACCESS_DENIED, principalOf, type Principal } from '../../auth/principal.js';
 import { commandContext } from '../../commands/command-context.js';
 import { basisOf } from '../../commands/execute.js';
 import { createTemplate, deleteTemplate, sanitizedTemplateFields, updateTemplate } from '../../commands/management/template-commands.js';
@@ -36,25 +32,17 @@ import { editVersionOf, sendVersion } from '../edit-version.js';
  * agency's id_template (PUT /api/agences/{id}).
  */
 
-const guard = (check: (principal: Principal) => void) => async (request: FastifyRequest) => check(principalOf(request));
-const readGuard = guard((principal) => {
-  if (!hasAnyPermission(principal, ['templates.view', 'templates.manage'])) throw new ForbiddenError(ACCESS_DENIED);
-});
-const manageGuard = guard((principal) => {
-  if (!hasPermission(principal, 'templates.manage')) throw new ForbiddenError(ACCESS_DENIED);
-});
-
 const templateEditBodySchema = withEditVersion(templateBodySchema);
 
 export async function templateRoutes(secured: FastifyInstance, deps: AppDeps): Promise<void> {
   const app = secured.withTypeProvider<ZodTypeProvider>();
   const context = commandContext(deps);
 
-  app.get('/api/templates', { preValidation: readGuard, schema: { response: { 200: templatesResponseSchema } } }, async () => listTemplates(deps.pool));
+  app.get('/api/templates', { schema: { response: { 200: templatesResponseSchema } } }, async () => listTemplates(deps.pool));
 
   app.post(
     '/api/templates',
-    { preValidation: manageGuard, schema: { body: templateBodySchema, response: { 201: managementCreatedResponseSchema } } },
+    { schema: { body: templateBodySchema, response: { 201: managementCreatedResponseSchema } } },
     async (request, reply) => {
       const templateId = deps.newId();
       const result = await createTemplate(context, actorOf(request), { templateId, fields: request.body, publicUrl: deps.env.PUBLIC_URL, at: deps.clock() });
@@ -66,7 +54,6 @@ export async function templateRoutes(secured: FastifyInstance, deps: AppDeps): P
   app.put(
     '/api/templates/:id',
     {
-      preValidation: manageGuard,
       schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, body: templateEditBodySchema, response: { 200: templateSchema } },
     },
     async (request, reply) => {
@@ -87,7 +74,7 @@ export async function templateRoutes(secured: FastifyInstance, deps: AppDeps): P
    * or not, sanitised as a save would, rendered by the workers with a sample
    * closed ticket. Answers the PDF; nothing is stored, no event is written.
    */
-  app.post('/api/templates/preview', { preValidation: readGuard, schema: { body: templatePreviewBodySchema } }, async (request, reply) => {
+  app.post('/api/templates/preview', { schema: { body: templatePreviewBodySchema } }, async (request, reply) => {
     const contentHtml = sanitizeTemplateHtml(request.body.content_html, deps.env.PUBLIC_URL);
     const { pdf, templateFallback } = await deps.previews.render({ contentHtml });
     if (templateFallback) reply.header('x-template-fallback', encodeURIComponent(templateFallback));
@@ -100,7 +87,7 @@ export async function templateRoutes(secured: FastifyInstance, deps: AppDeps): P
 
   app.delete(
     '/api/templates/:id',
-    { preValidation: manageGuard, schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, response: { 200: managementResultResponseSchema } } },
+    { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, response: { 200: managementResultResponseSchema } } },
     async (request) => {
       const { id } = request.params;
       const current = await findTemplate(deps.pool, id);

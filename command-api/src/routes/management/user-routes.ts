@@ -28,7 +28,7 @@ import {
 } from '@fsm/contracts';
 import { findAgence, findUserById, listAgences, listStaffUsers, type UserRow } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
-import { ACCESS_DENIED, inScope, principalOf, scopeOf, type Principal } from '../../auth/principal.js';
+import { inScope, principalOf, scopeOf, type Principal } from '../../auth/principal.js';
 import { commandContext } from '../../commands/command-context.js';
 import { basisOf } from '../../commands/execute.js';
 import { createStaffUser, deleteStaffUser, setUserPermissions, updateStaffUser } from '../../commands/user-commands.js';
@@ -52,19 +52,7 @@ const AGENCE_INVALID = 'Agence invalide.';
  *   never grant or withdraw a permission one does not hold.
  */
 
-const guard = (check: (principal: Principal) => void) => async (request: FastifyRequest) => check(principalOf(request));
-const deny = () => {
-  throw new ForbiddenError(ACCESS_DENIED);
-};
-
 const canViewUsers = (principal: Principal) => principal.role === 'admin_plus' || hasPermission(principal, 'users.view');
-const canEditUsers = (principal: Principal) => hasPermission(principal, 'users.edit');
-const canEditPermissions = (principal: Principal) => hasPermission(principal, 'users.permissions');
-
-const editGuard = guard((principal) => void (canEditUsers(principal) || deny()));
-const permissionsEditGuard = guard((principal) => void (canEditPermissions(principal) || deny()));
-const permissionsReadGuard = guard((principal) => void (canViewUsers(principal) || canEditPermissions(principal) || deny()));
-const agencesGuard = guard((principal) => void (canViewUsers(principal) || canEditUsers(principal) || deny()));
 
 /** Details for users.view; names only for pickers. */
 const userListItemSchema = userSchema.extend({ email: z.string().optional(), telephone: z.string().nullable().optional() });
@@ -79,7 +67,7 @@ const permissionsBodySchema = withEditVersion(userPermissionsBodySchema);
 
 /**
  * `{ success, error }` answers (§7): a refusal carries `success: false` beside
- * the error, whatever produced it (guard, validation, decider).
+ * the error, whatever produced it (the door, validation, decider).
  */
 export async function failureCarriesSuccessFalse(_request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
   if (reply.statusCode < 400 || typeof payload !== 'string') return payload;
@@ -143,15 +131,15 @@ export async function userRoutes(secured: FastifyInstance, deps: AppDeps): Promi
     return canViewUsers(principal) ? rows.map(toUser) : rows.map(toPickerItem);
   });
 
-  app.get('/api/utilisateurs/agences', { preValidation: agencesGuard, schema: { response: { 200: z.array(agenceOptionSchema) } } }, async (request) => {
+  app.get('/api/utilisateurs/agences', { schema: { response: { 200: z.array(agenceOptionSchema) } } }, async (request) => {
     return (await listAgences(deps.pool, scopeOf(principalOf(request)))).map(({ id, nom }) => ({ id, nom }));
   });
 
-  app.get('/api/utilisateurs/permissions-catalog', { preValidation: permissionsReadGuard, schema: { response: { 200: permissionCatalogueResponseSchema } } }, async () =>
+  app.get('/api/utilisateurs/permissions-catalog', { schema: { response: { 200: permissionCatalogueResponseSchema } } }, async () =>
     PERMISSION_CATALOGUE.map(({ slug, label }) => ({ slug, label })),
   );
 
-  app.post('/api/utilisateurs', { preValidation: editGuard, schema: { body: createBodySchema, response: { 201: userSchema } } }, async (request, reply) => {
+  app.post('/api/utilisateurs', { schema: { body: createBodySchema, response: { 201: userSchema } } }, async (request, reply) => {
     const principal = principalOf(request);
     const { motdepasse, ...body } = request.body;
     if (!canAssignRole(principal, body.role)) throw new ForbiddenError(ROLE_FORBIDDEN);
@@ -164,7 +152,7 @@ export async function userRoutes(secured: FastifyInstance, deps: AppDeps): Promi
 
   app.put(
     '/api/utilisateurs/:id',
-    { preValidation: editGuard, schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, body: updateBodySchema, response: { 200: userSchema } } },
+    { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, body: updateBodySchema, response: { 200: userSchema } } },
     async (request, reply) => {
       const principal = principalOf(request);
       const target = await userInScope(deps, principal, request.params.id);
@@ -191,7 +179,7 @@ export async function userRoutes(secured: FastifyInstance, deps: AppDeps): Promi
 
   app.delete(
     '/api/utilisateurs/:id',
-    { preValidation: editGuard, schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, response: { 200: managementResultResponseSchema } } },
+    { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, response: { 200: managementResultResponseSchema } } },
     async (request) => {
       const principal = principalOf(request);
       const target = await userInScope(deps, principal, request.params.id);
@@ -204,7 +192,7 @@ export async function userRoutes(secured: FastifyInstance, deps: AppDeps): Promi
 
   app.get(
     '/api/utilisateurs/:id/permissions',
-    { preValidation: permissionsReadGuard, schema: { params: managementIdParamsSchema, response: { 200: userPermissionsResponseSchema } } },
+    { schema: { params: managementIdParamsSchema, response: { 200: userPermissionsResponseSchema } } },
     async (request) => {
       const target = await userInScope(deps, principalOf(request), request.params.id);
       if (target.role === 'telesurveillance') throw new NotFoundError(M.userNotFound);
@@ -215,7 +203,6 @@ export async function userRoutes(secured: FastifyInstance, deps: AppDeps): Promi
   app.put(
     '/api/utilisateurs/:id/permissions',
     {
-      preValidation: permissionsEditGuard,
       onSend: failureCarriesSuccessFalse,
       schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, body: permissionsBodySchema, response: { 200: managementResultResponseSchema } },
     },

@@ -40,7 +40,7 @@ import {
   type TicketView,
 } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
-import { authenticate, principalOf, requirePermission, requireStaff, scopeOf, type Principal } from '../../auth/principal.js';
+import { principalOf, requireStaff, scopeOf, type Principal } from '../../auth/principal.js';
 import { downloadLink, downloaderOf } from '../../auth/download-links.js';
 import { readStreamOrEmpty } from '../../commands/execute.js';
 import { actorOf } from '../actor.js';
@@ -153,9 +153,6 @@ function recipientsAlreadyAsked(history: readonly RecordedEvent[]): Set<string> 
 export async function reportRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   // --- bearer-token routes -------------------------------------------------
   await app.register(async (secured) => {
-    secured.addHook('onRequest', async (request) => {
-      request.principal = await authenticate(request, deps);
-    });
     const routes = secured.withTypeProvider<ZodTypeProvider>();
 
     routes.post(
@@ -163,8 +160,6 @@ export async function reportRoutes(app: FastifyInstance, deps: AppDeps): Promise
       { schema: { params: ReportPdfParamsSchema, querystring: ReportPdfQuerySchema, body: ReportPdfBodySchema } },
       async (request, reply) => {
         const principal = principalOf(request);
-        requireStaff(principal);
-        requirePermission(principal, 'tickets.devis');
         const ticketId = request.params.file;
         await ticketInScope(deps, principal, ticketId);
         const target = visitOf(await readStreamOrEmpty(deps.store, ticketStreamId(ticketId)), request.query.isReintervention);
@@ -227,8 +222,6 @@ export async function reportRoutes(app: FastifyInstance, deps: AppDeps): Promise
 
     routes.post('/api/reports/send-email', { schema: { body: SendReportEmailBodySchema } }, async (request, reply) => {
       const principal = principalOf(request);
-      requireStaff(principal);
-      requirePermission(principal, 'tickets.devis');
       const filename = reportFilenameFromDownloadUrl(request.body.downloadUrl);
       const report = filename ? await findReportByFilename(deps.pool, filename) : null;
       if (!report) throw new NotFoundError(REPORT_MESSAGES.notFound);

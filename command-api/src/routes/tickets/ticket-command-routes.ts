@@ -16,13 +16,13 @@ import { principalOf, requirePermission, scopeOf } from '../../auth/principal.js
 import { attachReport, closeTicket, recordReintervention, takeTicketInCharge, validateQuote } from '../../commands/tickets/ticket-commands.js';
 import { actorOf } from '../actor.js';
 import { InterventionViewSchema, SuccessAnswerSchema, TicketViewSchema } from './ticket-route-schemas.js';
-import { quoteHoldersOnly, staffOnly, ticketInScope } from './ticket-route-support.js';
+import { ticketInScope } from './ticket-route-support.js';
 
 /**
  * Commands on a ticket (spec §7). Each answers only after `execute` returned,
  * i.e. once the read models show the change, so the re-read ticket in the
  * answer (and any GET that follows) already has it. Order of refusals: 401,
- * 403 (role, then permission), 400 for a malformed body, 404 for a ticket
+ * 403 (role, then permission: the door, ROUTE_ACCESS), 400 for a malformed body, 404 for a ticket
  * outside the caller's scope, 409 when the ticket's status forbids the
  * command (or someone changed it at the same moment), 400 for the rules the
  * decider checks on the input.
@@ -33,7 +33,7 @@ export async function ticketCommandRoutes(app: FastifyInstance, deps: AppDeps): 
   /** Take in charge `{ statut: 'en_cours', technicien_id }`, or save the ticket's report name `{ nom_rapport }`. */
   routes.patch(
     '/api/tickets/:id',
-    { onRequest: staffOnly, schema: { params: TicketIdParamsSchema, body: TicketPatchBodySchema, response: { 200: TicketViewSchema } } },
+    { schema: { params: TicketIdParamsSchema, body: TicketPatchBodySchema, response: { 200: TicketViewSchema } } },
     async (request) => {
       const principal = principalOf(request);
       const body = request.body;
@@ -48,7 +48,7 @@ export async function ticketCommandRoutes(app: FastifyInstance, deps: AppDeps): 
 
   routes.patch(
     '/api/tickets/:id/close',
-    { onRequest: staffOnly, schema: { params: TicketIdParamsSchema, body: TicketVisitBodySchema, response: { 200: TicketViewSchema } } },
+    { schema: { params: TicketIdParamsSchema, body: TicketVisitBodySchema, response: { 200: TicketViewSchema } } },
     async (request) => {
       const principal = principalOf(request);
       const ticket = await ticketInScope(deps, principal, request.params.id);
@@ -59,7 +59,7 @@ export async function ticketCommandRoutes(app: FastifyInstance, deps: AppDeps): 
 
   routes.post(
     '/api/tickets/:id/intervention',
-    { onRequest: staffOnly, schema: { params: TicketIdParamsSchema, body: TicketVisitBodySchema, response: { 201: TicketViewSchema } } },
+    { schema: { params: TicketIdParamsSchema, body: TicketVisitBodySchema, response: { 201: TicketViewSchema } } },
     async (request, reply) => {
       const principal = principalOf(request);
       const ticket = await ticketInScope(deps, principal, request.params.id);
@@ -72,7 +72,6 @@ export async function ticketCommandRoutes(app: FastifyInstance, deps: AppDeps): 
   routes.patch(
     '/api/tickets/:id/interventions/:interventionId',
     {
-      onRequest: [staffOnly, quoteHoldersOnly],
       schema: { params: InterventionIdParamsSchema, body: InterventionReportBodySchema, response: { 200: InterventionViewSchema } },
     },
     async (request) => {
@@ -89,7 +88,7 @@ export async function ticketCommandRoutes(app: FastifyInstance, deps: AppDeps): 
   /** Quote validation `{ numero_devis, date_enregistrement_devis }` (permission tickets.devis, spec §6). */
   routes.patch(
     '/api/tickets/:id/update',
-    { onRequest: [staffOnly, quoteHoldersOnly], schema: { params: TicketIdParamsSchema, body: ValidateQuoteBodySchema, response: { 200: SuccessAnswerSchema } } },
+    { schema: { params: TicketIdParamsSchema, body: ValidateQuoteBodySchema, response: { 200: SuccessAnswerSchema } } },
     async (request) => {
       const principal = principalOf(request);
       const ticket = await ticketInScope(deps, principal, request.params.id);

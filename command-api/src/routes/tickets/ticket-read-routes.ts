@@ -12,7 +12,7 @@ import {
   OpenTicketsAnswerSchema,
   TicketViewSchema,
 } from './ticket-route-schemas.js';
-import { staffOnly, ticketInScope } from './ticket-route-support.js';
+import { ticketInScope } from './ticket-route-support.js';
 
 /**
  * The same `{ tickets }` text, written a page at a time as the pages are
@@ -56,7 +56,7 @@ export async function ticketReadRoutes(app: FastifyInstance, deps: AppDeps): Pro
    */
   routes.get(
     '/api/tickets',
-    { onRequest: staffOnly, schema: { querystring: OpenTicketsQuerySchema, response: { 200: OpenTicketsAnswerSchema } } },
+    { schema: { querystring: OpenTicketsQuerySchema, response: { 200: OpenTicketsAnswerSchema } } },
     async (request, reply) => {
       const principal = principalOf(request);
       const { statut, urgent, devis_attente, limit, cursor } = request.query;
@@ -82,7 +82,7 @@ export async function ticketReadRoutes(app: FastifyInstance, deps: AppDeps): Pro
    */
   routes.get(
     '/api/tickets/clos',
-    { onRequest: staffOnly, schema: { querystring: ClosedTicketsPagedQuerySchema, response: { 200: ClosedTicketsAnswerSchema } } },
+    { schema: { querystring: ClosedTicketsPagedQuerySchema, response: { 200: ClosedTicketsAnswerSchema } } },
     async (request, reply) => {
       const principal = principalOf(request);
       const now = deps.clock();
@@ -96,14 +96,14 @@ export async function ticketReadRoutes(app: FastifyInstance, deps: AppDeps): Pro
 
   routes.get(
     '/api/tickets/:id',
-    { onRequest: staffOnly, schema: { params: TicketIdParamsSchema, response: { 200: TicketViewSchema } } },
+    { schema: { params: TicketIdParamsSchema, response: { 200: TicketViewSchema } } },
     async (request) => ticketInScope(deps, principalOf(request), request.params.id),
   );
 
   /** The ticket's re-interventions, in the order they were recorded. */
   routes.get(
     '/api/tickets/:id/interventions',
-    { onRequest: staffOnly, schema: { params: TicketIdParamsSchema, response: { 200: InterventionListAnswerSchema } } },
+    { schema: { params: TicketIdParamsSchema, response: { 200: InterventionListAnswerSchema } } },
     async (request) => {
       const principal = principalOf(request);
       const ticket = await ticketInScope(deps, principal, request.params.id);
