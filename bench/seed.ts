@@ -13,7 +13,7 @@ import pg from 'pg';
 import { ticketAgencyCode } from '@fsm/contracts';
 import { createBlobStore, createPostgresEventStore, parsePostgresPosition, productPoolConfig } from '@fsm/eventstore';
 import { ProjectionRunner, readModelProjectors, RUNNER_SCHEMA } from '@fsm/projections';
-import { photoPng, signaturePng } from '../workers/src/reports/sample-images.js';
+import { photoPng, signaturePng } from '@fsm/workers/test-support';
 import { adminDatabaseUrl, checkDatabaseName, databaseUrl, intOption, log, parseArgs, stringOption } from './lib/args.js';
 import { startInProcessApp } from './lib/in-process-app.js';
 import { BulkAppender } from './seed/bulk-append.js';

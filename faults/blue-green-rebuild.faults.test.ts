@@ -2,16 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresEventStore, type PostgresEventStore } from '@fsm/eventstore';
-import { createStaffUser } from '../command-api/src/commands/user-commands.js';
+import type { PostgresEventStore } from '@fsm/eventstore';
+import { createStaffUser } from '@fsm/command-api/test-support';
 import { recordFigures } from './support/figures.js';
 import { freePort } from './support/free-port.js';
-import { startPrivateDatabase, type PrivateDatabase } from './support/private-postgres.js';
+import { startLogDatabase, writeRealisticLog, type LogDatabase } from './support/log-database.js';
+import type { PrivateDatabase } from './support/private-postgres.js';
 import { startPrivateRedis, type PrivateRedis } from './support/private-redis.js';
 import { killAllStarted, startApiProcess, startProcess, type RoleProcess } from './support/processes.js';
-import { appendLog, buildRealisticLog } from './support/realistic-log.js';
 import { sleep, until } from './support/wait.js';
 import { FAULTS_TOKEN_SECRET, api, createWorld, openVisibleTicket, worldProjected, type World } from './support/world.js';
 
@@ -31,6 +31,7 @@ const EVENTS = Number(process.env.FAULTS_LOG_EVENTS ?? 20_000);
 const CLIENTS = 3;
 const PASSWORD = 'Faults-2026!';
 
+let database: LogDatabase;
 let db: PrivateDatabase;
 let redis: PrivateRedis;
 let pool: pg.Pool;
@@ -44,13 +45,9 @@ let email: string;
 const figures: Record<string, unknown> = {};
 
 beforeAll(async () => {
-  db = await startPrivateDatabase();
-  pool = new pg.Pool({ connectionString: db.url, max: 8, options: '-c synchronous_commit=off' });
-  pool.on('error', () => undefined);
-  store = createPostgresEventStore({ pool, notify: false });
-  await store.migrate();
-  const { streams, figures: log } = buildRealisticLog(EVENTS);
-  await appendLog(store, streams, 6);
+  database = await startLogDatabase({ poolSize: 8, fastCommits: true, notify: false });
+  ({ db, pool, store } = database);
+  const log = await writeRealisticLog(store, EVENTS, 6);
   Object.assign(figures, { eventsInLog: log.events, tickets: log.tickets });
   // Users created at the end of the log: the ones the issue saw signed out the most.
   world = await createWorld(pool, store, { technicians: 1 });
@@ -77,10 +74,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await killAllStarted();
-  await store?.close().catch(() => undefined);
-  await pool?.end().catch(() => undefined);
+  await database?.close();
   await redis?.destroy();
-  await db?.destroy();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -133,7 +128,7 @@ async function signIn(): Promise<Answer> {
 
 /** One round of a client: sign in, then with that token both lists and a ticket of each. */
 async function round(ids: { open: string; closed: string }): Promise<Record<string, Answer>> {
-  const login = (await signIn()) as { status: number; body: any };
+  const login = await signIn();
   const token = (login.body as { token?: string }).token ?? null;
   const answers: Record<string, Answer> = { login: { status: login.status, body: (login.body as { user?: unknown }).user ?? login.body } };
   const [open, closed, openDetail, closedDetail] = await Promise.all([

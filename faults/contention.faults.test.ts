@@ -6,13 +6,12 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ticketStreamId, type TicketEvent } from '@fsm/contracts';
 import { createPostgresEventStore, type PostgresEventStore, type RecordedEvent } from '@fsm/eventstore';
-import { toTicketEvent } from '../command-api/src/commands/tickets/ticket-command-support.js';
-import { ticketDecider, type TicketState } from '../command-api/src/domain/ticket/index.js';
+import { ticketDecider, toTicketEvent, type TicketState } from '@fsm/command-api/test-support';
 import { recordFigures } from './support/figures.js';
 import { startPrivateDatabase, type PrivateDatabase } from './support/private-postgres.js';
 import { freePort } from './support/free-port.js';
 import { killAllStarted, startApiProcess, startProcess } from './support/processes.js';
-import { FAULTS_TOKEN_SECRET, api, createWorld, openVisibleTicket, visitBody, worldProjected, type World } from './support/world.js';
+import { FAULTS_TOKEN_SECRET, api, createWorld, openVisibleTicket, visitBody, worldProjected, type ApiAnswer, type World } from './support/world.js';
 import { logHead } from './support/log-head.js';
 import { until } from './support/wait.js';
 
@@ -92,7 +91,7 @@ async function send(kind: Exclude<Kind, 'open'>, ticketId: string): Promise<Sent
   const marker = kind === 'take' ? null : `${kind}-${randomUUID()}`;
   const technicien = pick(world.technicians);
   const user = Math.random() < 0.5 ? world.admin : technicien;
-  let res: { status: number; body: any };
+  let res: ApiAnswer;
   switch (kind) {
     case 'take':
       res = await api(base, user.token, 'PATCH', `/api/tickets/${ticketId}`, { statut: 'en_cours', technicien_id: technicien.id });

@@ -1,12 +1,12 @@
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresEventStore, leaseName, type PostgresEventStore, type RecordedEvent } from '@fsm/eventstore';
-import { createQueues, QUEUE_NAMES, type Queues } from '../workers/src/queues.js';
-import { reactions } from '../workers/src/start-workers.js';
+import { leaseName, type PostgresEventStore, type RecordedEvent } from '@fsm/eventstore';
+import { createQueues, QUEUE_NAMES, reactions, type Queues } from '@fsm/workers';
 import { recordFigures } from './support/figures.js';
 import { logHead } from './support/log-head.js';
-import { startPrivateDatabase, type PrivateDatabase } from './support/private-postgres.js';
+import { startLogDatabase, type LogDatabase } from './support/log-database.js';
+import type { PrivateDatabase } from './support/private-postgres.js';
 import { startPrivateRedis, type PrivateRedis } from './support/private-redis.js';
 import { killAllStarted, startProcess, type RoleProcess } from './support/processes.js';
 import { appendLog, buildRealisticLog } from './support/realistic-log.js';
@@ -36,6 +36,7 @@ const EVENTS = Number(process.env.FAULTS_LOG_EVENTS ?? 6_000);
 const SLICES = 10;
 const QUEUE_PREFIX = 'faults-lease';
 
+let database: LogDatabase;
 let db: PrivateDatabase;
 let redis: PrivateRedis;
 let pool: pg.Pool;
@@ -45,12 +46,9 @@ let slices: ReturnType<typeof buildRealisticLog>['streams'][];
 let nextSlice = 0;
 
 beforeAll(async () => {
-  db = await startPrivateDatabase();
+  database = await startLogDatabase({ poolSize: 6 });
+  ({ db, pool, store } = database);
   redis = await startPrivateRedis();
-  pool = new pg.Pool({ connectionString: db.url, max: 6 });
-  pool.on('error', () => undefined);
-  store = createPostgresEventStore({ pool });
-  await store.migrate();
   await pool.query(`CREATE TABLE faults_enqueues (os_pid int NOT NULL, job_id text NOT NULL, at timestamptz NOT NULL DEFAULT clock_timestamp())`);
   await pool.query(`CREATE TABLE faults_checkpoint_writes (tbl text NOT NULL, backend_pid int NOT NULL, old_position text, new_position text, at timestamptz NOT NULL DEFAULT clock_timestamp())`);
   await pool.query(`CREATE FUNCTION faults_record_checkpoint() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -67,10 +65,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await killAllStarted();
   await queues?.close();
-  await store?.close();
-  await pool?.end();
+  await database?.close();
   await redis?.destroy();
-  await db?.destroy();
 });
 
 /** Appends the next slice of the log; the new head. */

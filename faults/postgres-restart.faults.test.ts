@@ -10,7 +10,7 @@ import { startPrivatePostgres, type PrivatePostgres } from './support/private-po
 import { startPrivateRedis, type PrivateRedis } from './support/private-redis.js';
 import { killAllStarted, startApiProcess, startProcess, type RoleProcess } from './support/processes.js';
 import { until } from './support/wait.js';
-import { FAULTS_TOKEN_SECRET, api, createWorld, openVisibleTicket, worldProjected, type World } from './support/world.js';
+import { FAULTS_TOKEN_SECRET, api, createWorld, openVisibleTicket, worldProjected, type ApiAnswer, type World } from './support/world.js';
 
 /*
  * Issue 12, item 5 — Postgres restart. The API, projections and workers
@@ -75,8 +75,8 @@ describe('the API while its Postgres restarts', () => {
     await server.stop();
 
     // Reads, commands, a creation, the health check: all 503, French, coded — and the process stays up.
-    const whileDown: { what: string; status: number; body: any }[] = [];
-    const requests: [string, () => Promise<{ status: number; body: any }>][] = [
+    const whileDown: ({ what: string } & ApiAnswer)[] = [];
+    const requests: [string, () => Promise<ApiAnswer>][] = [
       ['GET /api/tickets', () => api(base, world.admin.token, 'GET', '/api/tickets')],
       ['GET /api/tickets/:id', () => api(base, world.admin.token, 'GET', `/api/tickets/${ticketId}`)],
       ['PATCH /api/tickets/:id (take in charge)', () => api(base, world.admin.token, 'PATCH', `/api/tickets/${ticketId}`, { statut: 'en_cours', technicien_id: world.technicians[0]!.id })],

@@ -1,11 +1,11 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresEventStore, type PostgresEventStore } from '@fsm/eventstore';
+import type { PostgresEventStore } from '@fsm/eventstore';
 import { recordFigures } from './support/figures.js';
-import { startPrivateDatabase, type PrivateDatabase } from './support/private-postgres.js';
+import { startLogDatabase, writeRealisticLog, type LogDatabase } from './support/log-database.js';
+import type { PrivateDatabase } from './support/private-postgres.js';
 import { logHead } from './support/log-head.js';
 import { killAllStarted, startProcess, type RoleProcess } from './support/processes.js';
-import { appendLog, buildRealisticLog } from './support/realistic-log.js';
 import { snapshotDifferences, snapshotReadModels } from './support/rm-snapshot.js';
 import { sleep, until } from './support/wait.js';
 
@@ -24,6 +24,7 @@ import { sleep, until } from './support/wait.js';
 const EVENTS = Number(process.env.FAULTS_LOG_EVENTS ?? 100_000);
 const KILLS = 20;
 
+let database: LogDatabase;
 let db: PrivateDatabase;
 let pool: pg.Pool;
 let store: PostgresEventStore;
@@ -31,24 +32,17 @@ let head: string;
 const figures: Record<string, unknown> = {};
 
 beforeAll(async () => {
-  db = await startPrivateDatabase();
-  // The log is test data: written without waiting for each commit's flush, so it is written fast.
-  pool = new pg.Pool({ connectionString: db.url, max: 8, options: '-c synchronous_commit=off' });
-  pool.on('error', () => undefined);
-  store = createPostgresEventStore({ pool, notify: false });
-  await store.migrate();
+  database = await startLogDatabase({ poolSize: 8, fastCommits: true, notify: false });
+  ({ db, pool, store } = database);
   const started = Date.now();
-  const { streams, figures: log } = buildRealisticLog(EVENTS);
-  await appendLog(store, streams, 12);
+  const log = await writeRealisticLog(store, EVENTS, 12);
   head = await logHead(pool);
   Object.assign(figures, { eventsInLog: log.events, streams: log.streams, tickets: log.tickets, secondsToWriteLog: Math.round((Date.now() - started) / 1000) });
 }, 300_000);
 
 afterAll(async () => {
   await killAllStarted();
-  await store?.close();
-  await pool?.end();
-  await db?.destroy();
+  await database?.close();
 });
 
 interface Checkpoint {

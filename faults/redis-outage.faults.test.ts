@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresEventStore, type PostgresEventStore } from '@fsm/eventstore';
-import { startSmtpCatcher, type SmtpCatcher } from '../workers/test/support/smtp-catcher.js';
+import { startSmtpCatcher, type SmtpCatcher } from '@fsm/workers/test-support';
 import { recordFigures } from './support/figures.js';
 import { startPrivateDatabase, type PrivateDatabase } from './support/private-postgres.js';
 import { freePort } from './support/free-port.js';

@@ -2,21 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METIER_ORDRE_LIMIT, TICKET_DATE_MIN_DAY, TICKET_DELAI_MAX_HOURS, TICKET_TEXT_MAX } from '@fsm/contracts';
-import { createPostgresEventStore, type PostgresEventStore } from '@fsm/eventstore';
-import { createTokenService } from '../command-api/src/auth/tokens.js';
-import { createStaffUser } from '../command-api/src/commands/user-commands.js';
+import type { PostgresEventStore } from '@fsm/eventstore';
+import { createTokenService } from '@fsm/command-api';
+import { createStaffUser } from '@fsm/command-api/test-support';
 import { recordFigures } from './support/figures.js';
 import { freePort } from './support/free-port.js';
 import { logHead } from './support/log-head.js';
-import { startPrivateDatabase, type PrivateDatabase } from './support/private-postgres.js';
+import { startLogDatabase, type LogDatabase } from './support/log-database.js';
 import { startPrivateRedis, type PrivateRedis } from './support/private-redis.js';
 import { killAllStarted, startApiProcess, startProcess, type RoleProcess } from './support/processes.js';
 import { snapshotDifferences, snapshotReadModels } from './support/rm-snapshot.js';
 import { until } from './support/wait.js';
-import { FAULTS_TOKEN_SECRET, api, createWorld, visitBody, worldProjected, type World, type WorldUser } from './support/world.js';
+import { FAULTS_TOKEN_SECRET, api, createWorld, visitBody, worldProjected, type ApiAnswer, type World, type WorldUser } from './support/world.js';
 
 /*
  * Issue 17, "done when": as each role, the worst inputs the schemas allow (the
@@ -29,7 +29,7 @@ import { FAULTS_TOKEN_SECRET, api, createWorld, visitBody, worldProjected, type 
  * complete with exit code 0 and give the same rows.
  */
 
-let server: PrivateDatabase;
+let database: LogDatabase;
 let redis: PrivateRedis;
 let pool: pg.Pool;
 let store: PostgresEventStore;
@@ -45,13 +45,10 @@ const figures: Record<string, unknown> = {};
 const PASSWORD = 'Faults-2026!';
 
 beforeAll(async () => {
-  server = await startPrivateDatabase();
-  const { url } = server;
+  database = await startLogDatabase({ poolSize: 4, notify: false });
+  ({ pool, store } = database);
+  const { url } = database.db;
   redis = await startPrivateRedis();
-  pool = new pg.Pool({ connectionString: url, max: 4 });
-  pool.on('error', () => undefined);
-  store = createPostgresEventStore({ pool, notify: false });
-  await store.migrate();
   world = await createWorld(pool, store, { technicians: 1 });
   technicien = world.technicians[0]!;
   const userId = randomUUID();
@@ -72,10 +69,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await killAllStarted();
-  await store?.close().catch(() => undefined);
-  await pool?.end().catch(() => undefined);
+  await database?.close();
   await redis?.destroy();
-  await server?.destroy();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -94,13 +89,13 @@ const requester = (extra: Record<string, string> = {}) => ({
   ...extra,
 });
 
-async function accepted(what: string, answer: Promise<{ status: number; body: any }>): Promise<any> {
+async function accepted(what: string, answer: Promise<ApiAnswer>): Promise<ApiAnswer['body']> {
   const res = await answer;
   expect(res.status, `${what}: ${JSON.stringify(res.body).slice(0, 300)}`).toBeLessThan(300);
   return res.body;
 }
 
-async function refused(what: string, answer: Promise<{ status: number; body: any }>): Promise<void> {
+async function refused(what: string, answer: Promise<ApiAnswer>): Promise<void> {
   const res = await answer;
   expect(res.status, `${what}: ${JSON.stringify(res.body).slice(0, 300)}`).toBe(400);
   expect(typeof res.body.error).toBe('string');

@@ -34,7 +34,7 @@ export async function postgresCpuMs(): Promise<number | null> {
   return (ticks * 1000) / TICKS_PER_SECOND;
 }
 
-export const machineCores = availableParallelism();
+const machineCores = availableParallelism();
 
 /** What a unit of work cost in CPU, and how many units the machine's cores could do at most. */
 export interface CpuCost {

@@ -6,8 +6,7 @@ import { parseEnv } from '@fsm/contracts';
 import { buildApp, createRateLimitRedis, createTokenService, LiveHub, connectLiveHub, type AppDeps } from '@fsm/command-api';
 import { createBlobStore, createPostgresEventStore, type PostgresEventStore } from '@fsm/eventstore';
 import { ProjectionRunner, ProjectionWatcher, readModelProjectors } from '@fsm/projections';
-import { migrateAuth } from '../../command-api/src/auth/credentials.js';
-import { createBullPreviewer } from '../../command-api/src/previews/template-previewer.js';
+import { createBullPreviewer, migrateAuth } from '@fsm/command-api/test-support';
 
 /**
  * The real app on the bench database, without a listener: what the seed uses
@@ -23,7 +22,7 @@ export interface InProcessApp {
   close(): Promise<void>;
 }
 
-export const BENCH_TOKEN_SECRET = 'bench-token-secret-0123456789-abcdefghij';
+const BENCH_TOKEN_SECRET = 'bench-token-secret-0123456789-abcdefghij';
 
 export async function startInProcessApp(databaseUrl: string, dataDir: string): Promise<InProcessApp> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 8 });

@@ -1,5 +1,5 @@
 import { deflateSync } from 'node:zlib';
-import { pngChunk as chunk } from '../../workers/src/reports/sample-images.js';
+import { pngChunk as chunk } from '@fsm/workers/test-support';
 
 /*
  * A signature as the close wizard's pad sends it: an 8-bit RGBA PNG, opaque

@@ -13,5 +13,3 @@ export function distribution(values: readonly number[]): Distribution {
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
   return { n: sorted.length, median: at(0.5), p95: at(0.95), p99: at(0.99), max: sorted[sorted.length - 1]! };
 }
-
-export const round = (value: number, digits = 1) => (Number.isFinite(value) ? Number(value.toFixed(digits)) : value);

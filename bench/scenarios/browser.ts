@@ -23,7 +23,7 @@ import { distribution, type Distribution } from '../lib/stats.js';
 import type { StackProcess } from '../lib/stack-process.js';
 import { webBuilt, WEB_ROOT, type BenchDatabase } from './context.js';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /*
  * The e2e suite's flags (e2e/support/browser.ts, which imports vitest and so
  * cannot be loaded here), plus precise memory figures.

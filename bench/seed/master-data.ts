@@ -1,8 +1,5 @@
 import { agenceEventSchema, agenceStreamId, ticketAgencyCode, type StaffRole } from '@fsm/contracts';
-import { commandContext } from '../../command-api/src/commands/command-context.js';
-import { execute, type Actor } from '../../command-api/src/commands/execute.js';
-import { createStaffUser } from '../../command-api/src/commands/user-commands.js';
-import { agenceDecider } from '../../command-api/src/domain/agence/index.js';
+import { agenceDecider, commandContext, createStaffUser, execute, type Actor } from '@fsm/command-api/test-support';
 import type { InProcessApp } from '../lib/in-process-app.js';
 import { Random } from './random.js';
 

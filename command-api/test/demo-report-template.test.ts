@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { clientSigner, createInProcessRenderer, fillReportTemplate, sampleReportFacts, templateValues, type ReportFacts } from '@fsm/workers';
-import { pdfText } from '../../workers/test/support/pdf-text.js';
+import { pdfText } from '@fsm/workers/test-support';
 import { DEMO_TEMPLATE_HTML } from '../src/seed/agency-demo-step.js';
 
 /*

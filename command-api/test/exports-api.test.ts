@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATS_CSV_HEADER, exportStreamId, type ExportCompletedData, type ExportRequestedData } from '@fsm/contracts';
 import type { RecordedEvent } from '@fsm/eventstore';
 import { createQueues, startWorkers, type Queues, type RunningWorkers } from '@fsm/workers';
-import { PRODUCE_EXPORT_JOB, produceExport } from '../../workers/src/exports/export-processor.js';
+import { PRODUCE_EXPORT_JOB, produceExport } from '@fsm/workers/test-support';
 import { createApiHarness, type ApiHarness, type TestUser } from '../src/test-support/api-harness.js';
 
 /*

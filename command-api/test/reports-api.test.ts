@@ -5,9 +5,7 @@ import { TicketEventSchema, TicketReportsAnswerSchema, reportStreamId, ticketStr
 import type { RecordedEvent } from '@fsm/eventstore';
 import { createQueues } from '@fsm/workers';
 import { startWorkers, type RunningWorkers } from '@fsm/workers';
-import { pdfText } from '../../workers/test/support/pdf-text.js';
-import { signaturePng } from '../../workers/test/support/png.js';
-import { startSmtpCatcher, type SmtpCatcher } from '../../workers/test/support/smtp-catcher.js';
+import { pdfText, signaturePng, startSmtpCatcher, type SmtpCatcher } from '@fsm/workers/test-support';
 import { commandContext } from '../src/commands/command-context.js';
 import { execute } from '../src/commands/execute.js';
 import { ticketDecider, type TicketCommand } from '../src/domain/ticket/index.js';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEMPLATE_PREVIEW_MESSAGES, TEMPLATE_PREVIEW_QUEUE, UnavailableError, imageTooLargeMessage } from '@fsm/contracts';
 import { craftedPng, craftedWebp } from '@fsm/contracts/test-support';
 import { createThreadRenderer, startWorkers, type RunningWorkers } from '@fsm/workers';
-import { pdfText } from '../../workers/test/support/pdf-text.js';
+import { pdfText } from '@fsm/workers/test-support';
 import { createBullPreviewer } from '../src/previews/template-previewer.js';
 import { createApiHarness, type ApiHarness, type TestUser } from '../src/test-support/api-harness.js';
 

@@ -5,7 +5,7 @@ import { TECHNICIEN_NOT_IN_AGENCE } from '../src/commands/tickets/ticket-command
 import { TicketViewSchema } from '../src/routes/tickets/ticket-route-schemas.js';
 import { createWorld, openTicketId, ticketStream, visitBody, type World } from './tickets-fixtures.js';
 import { storedFiles } from './security/state-snapshot.js';
-import { signaturePng } from '../../workers/test/support/png.js';
+import { signaturePng } from '@fsm/workers/test-support';
 
 let h: ApiHarness;
 let world: World;

@@ -11,9 +11,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { parseEnv } from '@fsm/contracts';
 import { createPostgresEventStore, productPoolConfig } from '@fsm/eventstore';
-import { createQueues } from '../../workers/src/queues.js';
-import { Reactor, type JobRequest } from '../../workers/src/reactor.js';
-import { reactions } from '../../workers/src/start-workers.js';
+import { createQueues, Reactor, reactions, type JobRequest } from '@fsm/workers';
 
 const env = parseEnv(process.env);
 const logger = pino({ level: env.LOG_LEVEL, name: 'reactor' });

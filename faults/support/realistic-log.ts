@@ -12,15 +12,19 @@ import {
   type TicketEvent,
 } from '@fsm/contracts';
 import type { EventStore, NewEvent } from '@fsm/eventstore';
-import type { Decider, DomainEvent } from '../../command-api/src/domain/decider.js';
-import { agenceDecider } from '../../command-api/src/domain/agence/index.js';
-import { clientDecider } from '../../command-api/src/domain/client/index.js';
-import { installationDecider } from '../../command-api/src/domain/installation/index.js';
-import { metiersDecider } from '../../command-api/src/domain/metier/index.js';
-import { siteDecider } from '../../command-api/src/domain/site/index.js';
-import { templateDecider } from '../../command-api/src/domain/template/index.js';
-import { ticketDecider, type TicketCommand } from '../../command-api/src/domain/ticket/index.js';
-import { userDecider } from '../../command-api/src/domain/user/index.js';
+import {
+  agenceDecider,
+  clientDecider,
+  installationDecider,
+  metiersDecider,
+  siteDecider,
+  templateDecider,
+  ticketDecider,
+  userDecider,
+  type Decider,
+  type DomainEvent,
+  type TicketCommand,
+} from '@fsm/command-api/test-support';
 
 /*
  * A large, realistic event log, written fast: every event comes out of the

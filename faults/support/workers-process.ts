@@ -10,7 +10,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { parseEnv } from '@fsm/contracts';
 import { createPostgresEventStore, productPoolConfig } from '@fsm/eventstore';
-import { startWorkers } from '../../workers/src/start-workers.js';
+import { startWorkers } from '@fsm/workers';
 
 const env = parseEnv(process.env);
 const logger = pino({ level: env.LOG_LEVEL, name: 'workers' });

@@ -16,16 +16,20 @@ import {
 } from '@fsm/contracts';
 import type { EventStore } from '@fsm/eventstore';
 import { ProjectionRunner, readModelProjectors } from '@fsm/projections';
-import { migrateAuth } from '../../command-api/src/auth/credentials.js';
-import { createTokenService } from '../../command-api/src/auth/tokens.js';
-import { execute, type Actor, type CommandContext } from '../../command-api/src/commands/execute.js';
-import { createStaffUser } from '../../command-api/src/commands/user-commands.js';
-import { agenceDecider } from '../../command-api/src/domain/agence/index.js';
-import { clientDecider } from '../../command-api/src/domain/client/index.js';
-import { installationDecider } from '../../command-api/src/domain/installation/index.js';
-import { metiersDecider } from '../../command-api/src/domain/metier/index.js';
-import { siteDecider } from '../../command-api/src/domain/site/index.js';
-import { DEMO_SIGNATURE_DATA_URL } from '../../command-api/src/seed/ticket-demo-step.js';
+import { createTokenService } from '@fsm/command-api';
+import {
+  DEMO_SIGNATURE_DATA_URL,
+  agenceDecider,
+  clientDecider,
+  createStaffUser,
+  execute,
+  installationDecider,
+  metiersDecider,
+  migrateAuth,
+  siteDecider,
+  type Actor,
+  type CommandContext,
+} from '@fsm/command-api/test-support';
 import { until } from './wait.js';
 
 /*
@@ -146,9 +150,13 @@ export async function worldProjected(pool: pg.Pool, world: World, timeoutMs = 60
 // ---------------------------------------------------------------------------
 
 /** A real signature PNG as a data URL: what the signature pad sends. */
-export const SIGNATURE_DATA_URL = DEMO_SIGNATURE_DATA_URL;
+const SIGNATURE_DATA_URL = DEMO_SIGNATURE_DATA_URL;
 
-export async function api(base: string, token: string | null, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+/** An API answer; fault tests read its body field by field, as a client would. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ApiAnswer = { status: number; body: any };
+
+export async function api(base: string, token: string | null, method: string, path: string, body?: unknown): Promise<ApiAnswer> {
   const res = await fetch(`${base}${path}`, {
     method,
     headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -165,7 +173,7 @@ export async function api(base: string, token: string | null, method: string, pa
 }
 
 /** Opens a ticket through POST /api/tickets/manual/ticket-create (JSON, no photo). */
-export async function openTicket(base: string, user: WorldUser, installationId: string, extra: Record<string, string> = {}): Promise<string> {
+async function openTicket(base: string, user: WorldUser, installationId: string, extra: Record<string, string> = {}): Promise<string> {
   const res = await api(base, user.token, 'POST', '/api/tickets/manual/ticket-create', {
     installation_id: installationId,
     nom: 'Martin',

@@ -5,7 +5,7 @@ import { ChronoAllocatedSchema, TicketEventSchema, parseNumChrono } from '@fsm/c
 import { createPostgresEventStore } from '@fsm/eventstore';
 import { createTestDatabase, type TestDatabase } from '@fsm/eventstore/test-support';
 import { ProjectionRunner, RUNNER_SCHEMA, eventByEvent, readModelProjectors, type Projector } from '@fsm/projections';
-import { evolve, initialState, type TicketState } from '../../command-api/src/domain/ticket/index.js';
+import { ticketDecider, type TicketState } from '@fsm/command-api/test-support';
 import { lastCommittedPosition } from '../../bench/lib/log-end.js';
 import { runSeed, type SeedReport } from '../../bench/seed.js';
 
@@ -45,8 +45,8 @@ afterAll(async () => {
 function ticketStates(): Map<string, TicketState> {
   const states = new Map<string, TicketState>();
   for (const row of events.filter((e) => e.stream_id.startsWith('ticket-'))) {
-    const previous = states.get(row.stream_id) ?? initialState;
-    const next = evolve(previous, TicketEventSchema.parse({ type: row.type, data: row.data }));
+    const previous = states.get(row.stream_id) ?? ticketDecider.initialState;
+    const next = ticketDecider.evolve(previous, TicketEventSchema.parse({ type: row.type, data: row.data }));
     // evolve answers the same state for an event that does not fit: the generator must never write one.
     if (next === previous) throw new Error(`${row.type} does not fit ${previous.status} in ${row.stream_id}`);
     states.set(row.stream_id, next);

@@ -17,10 +17,10 @@ export const READ_MODELS_WAIT_MS = 5_000;
  * wait that ends without them costs an attempt, and the last one records the
  * job's failure event (a new request retries it).
  */
-export const READ_MODELS_PATIENCE_MS = 60 * 60_000;
+const READ_MODELS_PATIENCE_MS = 60 * 60_000;
 
 /** The longest pause between two looks at read models that are behind. */
-export const READ_MODELS_RETRY_MAX_MS = 60_000;
+const READ_MODELS_RETRY_MAX_MS = 60_000;
 
 /** The read models have not reached the event that asked for the job within this attempt's wait. */
 export class ReadModelsNotReadyError extends Error {

@@ -24,7 +24,7 @@ export const INVALID_FORM = 'Formulaire invalide.';
  * with a path or control characters is a forged request: refused.
  */
 export function isAcceptableUploadName(name: string): boolean {
-  return name.length <= 255 && !/[\/\\\u0000-\u001f\u007f]/.test(name) && !name.split('.').every((part) => part === '') && !name.includes('..');
+  return name.length <= 255 && !/[/\\\u0000-\u001f\u007f]/.test(name) && !name.split('.').every((part) => part === '') && !name.includes('..');
 }
 
 export interface MultipartForm {

@@ -7,7 +7,7 @@ import { API_DOCS_PREFIX } from '../../src/app.js';
 import { createApiHarness, type ApiHarness, type TestUser } from '../../src/test-support/api-harness.js';
 import { createQrCode, createWorld, multipart, openTicketId, type World } from '../tickets-fixtures.js';
 import { eventStoreState, storedFiles } from './state-snapshot.js';
-import { arbitraryOf, hostileScalar, inputJsonSchema, mutate, withPrototypePollution } from './zod-arbitraries.js';
+import { arbitraryOf, inputJsonSchema, mutate, withPrototypePollution } from './zod-arbitraries.js';
 
 /*
  * Item 6 of issue 12: hostile input on EVERY registered route (the app's

@@ -175,7 +175,6 @@ export const CASES: Case[] = [
 
 /** Runs the demo seed and collects the ids and tokens the cases use. */
 export async function seedRouteCaseWorld(h: ApiHarness): Promise<Ids & { users: Record<Role, { id: string; agence_id: string | null; permissions: string[] }> }> {
-  let ids: Ids;
   await runDemoSeed(h.app, h.deps, demoSeedSteps);
   const tokens = {} as Record<Role, string>;
   const users = {} as Record<Role, { id: string; agence_id: string | null; permissions: string[] }>;
@@ -200,7 +199,7 @@ export async function seedRouteCaseWorld(h: ApiHarness): Promise<Ids & { users: 
   const closedList = Array.isArray(closed) ? closed : closed.tickets;
   const telesurv = (await as('admin_plus', '/api/telesurv')) as { id: string }[];
   const agences = (await as('admin', '/api/agences')) as Record<string, unknown>[];
-  ids = {
+  const ids: Ids = {
     agenceId,
     clientId: String(client.id),
     siteId: String(site.id),

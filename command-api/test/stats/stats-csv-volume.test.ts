@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { STATS_CSV_HEADER } from '@fsm/contracts';
 import { STATS_PAGE_SIZE } from '@fsm/projections';

@@ -12,7 +12,7 @@ import { collect, newEvent, range, streamIn, uniqueCategory, waitFor, type Colle
  * and starts subscriptions at the head it found, never at the start of the log.
  */
 
-export interface StoreTuning {
+interface StoreTuning {
   /** Distinguishes the store's connections, for tests that cut them. */
   label?: string;
   pollIntervalMs?: number;
@@ -26,7 +26,7 @@ export interface StoreTuning {
 }
 
 /** An append left inside an open transaction, for the slow-writer test. */
-export interface HeldAppend {
+interface HeldAppend {
   /** The position the append was given (already taken, not yet visible). */
   position: Position;
   commit(): Promise<void>;

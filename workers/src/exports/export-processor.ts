@@ -24,11 +24,11 @@ import { saveExportProgress } from './export-progress.js';
 export const PRODUCE_EXPORT_JOB = 'produce-export';
 
 /** Rows formatted between two progress reports (and two turns of the event loop). */
-export const EXPORT_SLICE_ROWS = 200;
+const EXPORT_SLICE_ROWS = 200;
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function parseExportJob(data: unknown): { exportId: string } | null {
+function parseExportJob(data: unknown): { exportId: string } | null {
   if (typeof data !== 'object' || data === null) return null;
   const { exportId } = data as Record<string, unknown>;
   return typeof exportId === 'string' && GUID.test(exportId) ? { exportId } : null;
@@ -52,7 +52,7 @@ export interface ExportProcessorDeps {
  * written only once they have reached its request, so a file asked for right
  * after a change, or during a rebuild, never misses rows for good.
  */
-export const EXPORT_READ_MODELS: Readonly<Record<ExportKind, readonly string[]>> = {
+const EXPORT_READ_MODELS: Readonly<Record<ExportKind, readonly string[]>> = {
   'stats-tickets': ['tickets', 'ticket_sla'],
   qrcodes: ['qrcodes', 'installations', 'sites', 'clients'],
 };
@@ -159,7 +159,7 @@ export async function produceExport(deps: ExportProcessorDeps, exportId: string,
 }
 
 /** Records that an export will not be produced, so the status route says 'failed'. */
-export async function recordExportFailure(deps: ExportProcessorDeps, exportId: string, kind: ExportKind, error: unknown, jobId: string): Promise<void> {
+async function recordExportFailure(deps: ExportProcessorDeps, exportId: string, kind: ExportKind, error: unknown, jobId: string): Promise<void> {
   const data: ExportFailedData = { exportId, kind, error: (error instanceof Error ? error.message : String(error)).slice(0, 1000), failedAt: deps.clock().toISOString() };
   await deps.store.appendToStream(
     exportStreamId(exportId),

@@ -10,7 +10,7 @@ import { JOBS_SCHEMA } from '../reactor.js';
  * export's stream is the answer and this row is only history.
  */
 
-export const EXPORT_PROGRESS_TABLE = `${JOBS_SCHEMA}.export_progress`;
+const EXPORT_PROGRESS_TABLE = `${JOBS_SCHEMA}.export_progress`;
 
 function ignoreDuplicate(error: unknown): void {
   // Two processes creating the same schema/table at once.

@@ -50,7 +50,7 @@ export const lightGrid = {
  * What the visit was: a re-intervention leaves the ticket open, so its report
  * never says the ticket was closed.
  */
-export function visitLabel(facts: ReportFacts): string {
+function visitLabel(facts: ReportFacts): string {
   return facts.interventionOrdinal === null ? 'Clôture du ticket' : `Ré-intervention du ${facts.issuedOnLabel} (n° ${facts.interventionOrdinal})`;
 }
 
@@ -229,7 +229,7 @@ export function defaultReportContent(facts: ReportFacts): Content[] {
  * there: data URLs, so nothing is fetched). Opaque PNGs (the signature pad's)
  * lose their alpha channel first: same picture, half the time to embed.
  */
-export function reportImages(facts: ReportFacts): Record<string, string> {
+function reportImages(facts: ReportFacts): Record<string, string> {
   const images: Record<string, string> = {};
   const add = (key: string, original: Uint8Array | null) => {
     if (!isEmbeddableImage(original)) return;

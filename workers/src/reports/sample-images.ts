@@ -28,7 +28,7 @@ export function pngChunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([length, body, crc]);
 }
 
-export class Canvas {
+class Canvas {
   readonly pixels: Uint8Array;
   constructor(
     readonly width: number,

@@ -12,7 +12,7 @@ const SAMPLE_TECHNICIEN_ID = '5b1e8f3a-2c4d-4e6f-8a9b-0c1d2e3f4a5b';
  * report is (same variable filling, same layout code), with the sample
  * closed ticket's facts. Nothing is stored.
  */
-export async function renderTemplatePreview(renderer: ReportRenderer, contentHtml: string, options: RenderOptions = {}): Promise<TemplatePreviewResult> {
+async function renderTemplatePreview(renderer: ReportRenderer, contentHtml: string, options: RenderOptions = {}): Promise<TemplatePreviewResult> {
   const facts = sampleReportFacts();
   const templateHtml = fillReportTemplate(contentHtml, templateValues(facts, SAMPLE_TECHNICIEN_ID));
   const rendered = await renderer.render({ facts, templateHtml }, options);

@@ -60,14 +60,14 @@ function contentStreams(pdf: Buffer): string[] {
   return streams;
 }
 
-export interface PdfTextPiece {
+interface PdfTextPiece {
   x: number;
   y: number;
   size: number;
   text: string;
 }
 
-export function pdfTextPieces(pdf: Buffer): PdfTextPiece[][] {
+function pdfTextPieces(pdf: Buffer): PdfTextPiece[][] {
   return contentStreams(pdf)
     .filter((stream) => /\bBT\b/.test(stream))
     .map((stream) => {

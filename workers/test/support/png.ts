@@ -1,2 +1,2 @@
 /* Test images are the sample report's (workers/src/reports/sample-images.ts). */
-export { Canvas, photoPng, signaturePng } from '../../src/reports/sample-images.js';
+export { photoPng, signaturePng } from '../../src/reports/sample-images.js';

@@ -7,7 +7,7 @@ import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 's
  * message's final answer so a test can kill the sender in the middle.
  */
 
-export interface CaughtMail {
+interface CaughtMail {
   from: string;
   to: string[];
   raw: string;
