@@ -64,6 +64,12 @@ export async function writeRows<Row extends { [column: string]: Cell }>(tx: Pool
   );
 }
 
+/** A row the fold changed: as stored before the batch (null: new), and after it. */
+export interface FoldedRow<Row> {
+  before: Row | null;
+  after: Row;
+}
+
 /**
  * Loads the stored rows the events touch and folds each stream's events onto
  * its row, in log order: `evolve` returns the row after one event (the same
@@ -79,15 +85,15 @@ export async function foldStreams<Row extends { [column: string]: Cell }, Event>
   keyOf: (event: Event) => string,
   revisionOf: (event: Event) => number,
   evolve: (row: Row | null, event: Event) => Row | null,
-): Promise<Map<string, Row>> {
+): Promise<Map<string, FoldedRow<Row>>> {
   const stored = await loadRows(tx, table, [...new Set(events.map(keyOf))]);
-  const changed = new Map<string, Row>();
+  const changed = new Map<string, FoldedRow<Row>>();
   for (const event of events) {
     const key = keyOf(event);
-    const row = changed.get(key) ?? stored.get(key) ?? null;
+    const row = changed.get(key)?.after ?? stored.get(key) ?? null;
     if (row !== null && revisionOf(event) <= (row[table.revision] as number)) continue;
     const next = evolve(row, event);
-    if (next !== null && next !== row) changed.set(key, next);
+    if (next !== null && next !== row) changed.set(key, { before: stored.get(key) ?? null, after: next });
   }
   return changed;
 }

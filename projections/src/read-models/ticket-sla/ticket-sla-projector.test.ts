@@ -469,6 +469,7 @@ describe('idempotence', () => {
     sla: (await h.pool.query('SELECT * FROM rm.ticket_sla ORDER BY ticket_id')).rows,
     metiers: (await h.pool.query('SELECT * FROM rm.ticket_sla_metiers ORDER BY id')).rows,
     agences: (await h.pool.query('SELECT * FROM rm.ticket_sla_agences ORDER BY id')).rows,
+    days: (await h.pool.query('SELECT * FROM rm.ticket_sla_days ORDER BY agence_id, metier_id, day')).rows,
   });
 
   it('changes nothing when every event is delivered again, newest first, in one batch or one at a time', async () => {
@@ -483,5 +484,21 @@ describe('idempotence', () => {
     expect(before.sla.length).toBeGreaterThan(20);
     await h.rebuild();
     expect(await snapshot()).toEqual(before);
+  });
+  it('keeps each day’s counts equal to a count of its tickets, after HO_stats flips, redeliveries and a rebuild', async () => {
+    const recount = await h.pool.query(
+      `SELECT agence_id, metier_id, (created_at AT TIME ZONE 'Europe/Paris')::date::text AS day, count(*)::int AS tickets,
+         count(*) FILTER (WHERE clos_at IS NOT NULL)::int AS closed, count(*) FILTER (WHERE sla_ok IS NOT NULL)::int AS judged,
+         count(*) FILTER (WHERE sla_ok)::int AS ok, count(*) FILTER (WHERE devis_ok IS NOT NULL)::int AS devis_eligible,
+         count(*) FILTER (WHERE devis_ok)::int AS devis_ok
+       FROM rm.ticket_sla GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+    );
+    const kept = await h.pool.query(
+      `SELECT agence_id, metier_id, day::text AS day, tickets, closed, judged, ok, devis_eligible, devis_ok
+       FROM rm.ticket_sla_days WHERE tickets > 0 ORDER BY 1, 2, 3`,
+    );
+    expect(recount.rows.length).toBeGreaterThan(5);
+    expect(recount.rows.some((row: { judged: number; ok: number }) => row.judged > row.ok)).toBe(true);
+    expect(kept.rows).toEqual(recount.rows);
   });
 });

@@ -6,6 +6,7 @@ import { domainEvent } from '../domain-event.js';
 import { foldStreams, instantMicros, writeRows, type FoldedTable } from '../folded-rows.js';
 import { quoteAfterVisit, ticketFact, type TicketFact } from '../tickets/tickets-fold.js';
 import { evaluateTicketSla, sameFigures, type TicketSlaFigures } from './ticket-sla-evaluation.js';
+import { DayCounts, UNSETTLED, type DayFacts } from './ticket-sla-days.js';
 
 /** HO_stats of a ticket whose trade is unknown or absent: a new trade's default (metierBodySchema). */
 export const DEFAULT_HO_STATS = 0;
@@ -38,7 +39,7 @@ const REEVALUATION_CHUNK = 500;
  */
 export const ticketSlaProjector: Projector = {
   name: 'ticket_sla',
-  version: 1,
+  version: 2,
   handles: ['TicketOpened', 'TicketClosed', 'ReinterventionRecorded', 'QuoteValidated', 'MetierCreated', 'MetierUpdated', 'AgenceHorairesSet'],
   setupSql: `
     CREATE TABLE IF NOT EXISTS rm.ticket_sla (
@@ -73,6 +74,24 @@ export const ticketSlaProjector: Projector = {
     -- Home summary: tickets closed within the window.
     CREATE INDEX IF NOT EXISTS ticket_sla_agence_closed ON rm.ticket_sla (agence_id, clos_at) WHERE clos_at IS NOT NULL;
     CREATE INDEX IF NOT EXISTS ticket_sla_closed ON rm.ticket_sla (clos_at) WHERE clos_at IS NOT NULL;
+    -- Flags that still depend on \`now\` (no arrival yet, a quote not registered yet): the stats
+    -- summary counts these rows one by one and takes the others from rm.ticket_sla_days.
+    CREATE INDEX IF NOT EXISTS ticket_sla_unsettled ON rm.ticket_sla (created_at) WHERE ${UNSETTLED};
+    -- Per agency, trade and Paris day of the request: the tickets, the closed ones and the settled
+    -- flags, kept with every row write, so a window's totals add up days, not tickets (ticket-sla-days.ts).
+    CREATE TABLE IF NOT EXISTS rm.ticket_sla_days (
+      agence_id uuid NOT NULL,
+      metier_id uuid,
+      day date NOT NULL,
+      tickets int NOT NULL,
+      closed int NOT NULL,
+      judged int NOT NULL,
+      ok int NOT NULL,
+      devis_eligible int NOT NULL,
+      devis_ok int NOT NULL,
+      CONSTRAINT ticket_sla_days_key UNIQUE NULLS NOT DISTINCT (agence_id, metier_id, day)
+    );
+    CREATE INDEX IF NOT EXISTS ticket_sla_days_day ON rm.ticket_sla_days (day);
     CREATE TABLE IF NOT EXISTS rm.ticket_sla_metiers (
       id uuid PRIMARY KEY,
       ho_stats smallint NOT NULL,
@@ -223,13 +242,13 @@ const dateOf = (text: string | null) => (text === null ? null : new Date(Date.pa
  */
 async function onTicketBatch(tx: PoolClient, events: readonly RecordedEvent[]): Promise<string[]> {
   const rows = await foldStreams(tx, slaTable, events.map(ticketFact), (fact) => fact.ticketId, (fact) => fact.revision, evolveSlaRow);
-  const metiers = [...new Set([...rows.values()].flatMap((row) => (row.metier_id === null ? [] : [row.metier_id])))];
+  const metiers = [...new Set([...rows.values()].flatMap(({ after }) => (after.metier_id === null ? [] : [after.metier_id])))];
   const clocks = new Map<string, number>();
   if (metiers.length > 0) {
     const { rows: stored } = await tx.query<{ id: string; ho_stats: number }>(`SELECT id, ho_stats FROM rm.ticket_sla_metiers WHERE id = ANY($1::uuid[])`, [metiers]);
     for (const { id, ho_stats } of stored) clocks.set(id, ho_stats);
   }
-  const evaluated = [...rows.values()].map((row): SlaRow => {
+  const evaluated = [...rows.values()].map(({ after: row }): SlaRow => {
     const figures = evaluateTicketSla({
       createdAt: dateOf(row.created_at)!,
       delai: row.delai,
@@ -252,7 +271,25 @@ async function onTicketBatch(tx: PoolClient, events: readonly RecordedEvent[]): 
     };
   });
   await writeRows(tx, slaTable, evaluated);
+  const days = new DayCounts();
+  for (const [index, { before }] of [...rows.values()].entries()) {
+    if (before !== null) days.add(-1, dayFacts(before));
+    days.add(1, dayFacts(evaluated[index]!));
+  }
+  await days.write(tx);
   return [...rows.keys()];
+}
+
+/** What a row adds to its day's counts. */
+function dayFacts(row: SlaRow): DayFacts {
+  return {
+    agenceId: row.agence_id,
+    metierId: row.metier_id,
+    createdAt: new Date(Date.parse(row.created_at)),
+    closed: row.clos_at !== null,
+    slaOk: row.sla_ok,
+    devisOk: row.devis_ok,
+  };
 }
 
 // ─── Trade clocks and agency weeks ───────────────────────────────────────────
@@ -300,6 +337,8 @@ async function onHoraires(tx: PoolClient, recorded: RecordedEvent): Promise<stri
 
 interface StoredRow {
   ticket_id: string;
+  agence_id: string;
+  metier_id: string | null;
   created_at: Date;
   delai: number | null;
   first_arrive_at: Date | null;
@@ -329,13 +368,13 @@ function storedFigures(row: StoredRow): TicketSlaFigures {
   };
 }
 
-const STORED_COLUMNS = `s.ticket_id, s.created_at, s.delai, s.first_arrive_at, s.clos_at, s.devis, s.date_devis, s.devis_registered_at,
+const STORED_COLUMNS = `s.ticket_id, s.agence_id, s.metier_id, s.created_at, s.delai, s.first_arrive_at, s.clos_at, s.devis, s.date_devis, s.devis_registered_at,
               COALESCE(m.ho_stats, ${DEFAULT_HO_STATS})::int AS ho_stats,
               s.calendar_time, s.sla_deadline, s.hours_to_arrival, s.hours_to_closing, s.sla_ok, s.devis_due_at, s.devis_ok`;
 
 /** Evaluates each stored row and writes the figures that differ; returns their ids. */
 async function writeChangedFigures(tx: PoolClient, rows: readonly StoredRow[]): Promise<string[]> {
-  const updates: { id: string; figures: TicketSlaFigures }[] = [];
+  const updates: { id: string; figures: TicketSlaFigures; row: StoredRow }[] = [];
   for (const row of rows) {
     const figures = evaluateTicketSla({
       createdAt: row.created_at,
@@ -347,8 +386,15 @@ async function writeChangedFigures(tx: PoolClient, rows: readonly StoredRow[]): 
       devisRegisteredAt: row.devis_registered_at,
       hoStats: row.ho_stats === 1 ? 1 : 0,
     });
-    if (!sameFigures(storedFigures(row), figures)) updates.push({ id: row.ticket_id, figures });
+    if (!sameFigures(storedFigures(row), figures)) updates.push({ id: row.ticket_id, figures, row });
   }
+  const days = new DayCounts();
+  for (const { figures, row } of updates) {
+    const facts = { agenceId: row.agence_id, metierId: row.metier_id, createdAt: row.created_at, closed: row.clos_at !== null };
+    days.add(-1, { ...facts, slaOk: row.sla_ok, devisOk: row.devis_ok });
+    days.add(1, { ...facts, slaOk: figures.slaOk, devisOk: figures.devisOk });
+  }
+  await days.write(tx);
   if (updates.length > 0) {
     await tx.query(
       `UPDATE rm.ticket_sla s SET calendar_time = u.calendar_time, sla_deadline = u.sla_deadline,

@@ -17,6 +17,7 @@ import {
 import { orderedScopeClause, scopeClause, type AgenceScope, type Queryable } from '../queryable.js';
 import { isoInstantSql } from '../tickets/tickets-queries.js';
 import { decodeCursor, keysetInstantSql, listFingerprint, pageOf, type PageRequest } from '../keyset-cursor.js';
+import { daySelection, UNSETTLED } from './ticket-sla-days.js';
 
 /** GET /api/stats/tickets filters, the window already filled in (Paris days, both included). */
 export interface StatsTicketsFilters {
@@ -203,31 +204,43 @@ interface StatsWeekRow {
 }
 
 /**
- * Per-week counts of the selection. Only rm.ticket_sla is read: the join to
- * rm.tickets (names, for the items) doubled the cost of a year and changes
- * nothing, both tables being written by the same runner in the same
+ * Per-week counts of the selection: the settled part added up from
+ * rm.ticket_sla_days (ticket-sla-days.ts), plus the rows whose flags still
+ * depend on `now`, counted one by one through their partial index. Only
+ * rm.ticket_sla's tables are read: the join to rm.tickets (names, for the
+ * items) changes nothing, both being written by the same runner in the same
  * transactions (they could differ only while the tickets projector is
  * stopped on a failing event, and then the items lack those tickets too).
- * Grouped on the week's timestamp (a hash of ~100 groups, no sort), printed after.
  */
-async function statsWeekFigures(db: Queryable, selection: StatsSelection): Promise<StatsWeekRow[]> {
-  const params = [...selection.params, CALENDAR_TIME_ZONE];
-  const { rows } = await db.query<StatsWeekRow>(
-    `SELECT to_char(f.week, 'YYYY-MM-DD') AS week, f.rows, f.judged, f.ok, f.devis_eligible, f.devis_ok
-     FROM (
-       SELECT date_trunc('week', s.created_at AT TIME ZONE $${params.length}::text) AS week,
-         count(*)::int AS rows,
-         -- flagColumns' flags, counted: judged when not null, ok when true.
-         count(*) FILTER (WHERE s.sla_ok IS NOT NULL OR s.sla_deadline < $1::timestamptz)::int AS judged,
-         count(*) FILTER (WHERE s.sla_ok)::int AS ok,
-         count(*) FILTER (WHERE s.devis_ok IS NOT NULL OR s.devis_due_at < $1::timestamptz)::int AS devis_eligible,
-         count(*) FILTER (WHERE s.devis_ok)::int AS devis_ok
-       FROM rm.ticket_sla s WHERE ${selection.where}
-       GROUP BY 1
-     ) f`,
-    params,
-  );
-  return rows;
+async function statsWeekFigures(db: Queryable, scope: AgenceScope, filters: StatsTicketsFilters, selection: StatsSelection): Promise<StatsWeekRow[]> {
+  const days = daySelection(scope, filters);
+  const unsettledParams = [...selection.params, CALENDAR_TIME_ZONE];
+  const [settled, unsettled] = await Promise.all([
+    db.query<StatsWeekRow>(
+      `SELECT to_char(date_trunc('week', d.day::timestamp), 'YYYY-MM-DD') AS week, sum(d.tickets)::int AS rows, sum(d.judged)::int AS judged,
+         sum(d.ok)::int AS ok, sum(d.devis_eligible)::int AS devis_eligible, sum(d.devis_ok)::int AS devis_ok
+       FROM rm.ticket_sla_days d WHERE ${days.where}
+       GROUP BY 1`,
+      days.params,
+    ),
+    db.query<{ week: string; judged: number; devis_eligible: number }>(
+      `SELECT to_char(date_trunc('week', s.created_at AT TIME ZONE $${unsettledParams.length}::text), 'YYYY-MM-DD') AS week,
+         -- flagColumns' flags not settled yet: judged once the deadline has passed, eligible once the window has.
+         count(*) FILTER (WHERE s.sla_ok IS NULL AND s.sla_deadline < $1::timestamptz)::int AS judged,
+         count(*) FILTER (WHERE s.devis_ok IS NULL AND s.devis_due_at < $1::timestamptz)::int AS devis_eligible
+       FROM rm.ticket_sla s WHERE ${selection.where} AND ${UNSETTLED}
+       GROUP BY 1`,
+      unsettledParams,
+    ),
+  ]);
+  const weeks = new Map(settled.rows.map((row) => [row.week, { ...row }]));
+  for (const late of unsettled.rows) {
+    const week = weeks.get(late.week) ?? { week: late.week, rows: 0, judged: 0, ok: 0, devis_eligible: 0, devis_ok: 0 };
+    week.judged += late.judged;
+    week.devis_eligible += late.devis_eligible;
+    weeks.set(late.week, week);
+  }
+  return [...weeks.values()];
 }
 
 /** summarizeStats and the screen's weekly trend, from the per-week counts; every week of the window is there, oldest first. */
@@ -272,16 +285,18 @@ export async function statsTicketsPage(db: Queryable, scope: AgenceScope, filter
   const [rows, figures] = await Promise.all([
     selectStatsRows(db, scope, filters, now, after, page.limit + 1),
     key === null
-      ? statsWeekFigures(db, selection).then((weeks) => summaryAndTrend(weeks, filters))
-      : // $1 (the flags' clock) is not read by a count, but its number is taken: give Postgres its type.
-        db.query<{ total: number }>(`SELECT count(*)::int AS total FROM rm.ticket_sla s WHERE ${selection.where} AND $1::timestamptz IS NOT NULL`, selection.params).then(({ rows: [row] }) => ({
-          summary: null,
-          weekly: null,
-          total: row?.total ?? 0,
-        })),
+      ? statsWeekFigures(db, scope, filters, selection).then((weeks) => summaryAndTrend(weeks, filters))
+      : statsTotal(db, scope, filters).then((total) => ({ summary: null, weekly: null, total })),
   ]);
   const items = pageOf(rows, page.limit, fingerprint, (row) => [row.cursor_created_at, row.id]);
   return { summary: figures.summary, weekly: figures.weekly, items: items.rows.map(toItem), next_cursor: items.next_cursor, total: figures.total };
+}
+
+/** The tickets a window and its filters hold, from the day counts. */
+async function statsTotal(db: Queryable, scope: AgenceScope, filters: StatsTicketsFilters): Promise<number> {
+  const days = daySelection(scope, filters);
+  const { rows } = await db.query<{ total: number }>(`SELECT coalesce(sum(d.tickets), 0)::int AS total FROM rm.ticket_sla_days d WHERE ${days.where}`, days.params);
+  return rows[0]?.total ?? 0;
 }
 
 // ─── Pages ───────────────────────────────────────────────────────────────────

@@ -251,6 +251,6 @@ export function evolveTicketRow(row: TicketRow | null, { ticketId, revision, eve
 /** rm.tickets' one writer (`ticketsProjector.apply`): the batch folded per ticket, one row write each. */
 export async function applyTicketsFold(tx: PoolClient, events: readonly RecordedEvent[]): Promise<string[]> {
   const rows = await foldStreams(tx, ticketsTable, events.map(ticketFact), (fact) => fact.ticketId, (fact) => fact.revision, evolveTicketRow);
-  await writeRows(tx, ticketsTable, [...rows.values()]);
+  await writeRows(tx, ticketsTable, [...rows.values()].map((row) => row.after));
   return [...rows.keys()];
 }
