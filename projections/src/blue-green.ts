@@ -78,6 +78,7 @@ export function projectorsInSchema(projectors: readonly Projector[], schema: str
     handles: projector.handles,
     readsFrom: (projector.readsFrom ?? []).filter((source) => names.has(source)),
     setupSql: schemaRewriter(tablesOf(projector), schema)(projector.setupSql),
+    ...(projector.queryIndexesSql ? { queryIndexesSql: schemaRewriter(tablesOf(projector), schema)(projector.queryIndexesSql) } : {}),
     apply: (tx, events) => projector.apply(clientInSchema(tx, rewrite, schema), events),
   }));
 }

@@ -23,8 +23,20 @@ export interface Projector {
   readonly name: string;
   /** Bump when tables or handling change: the runner then rebuilds all read models. */
   readonly version: number;
-  /** DDL creating its tables and indexes in schema `rm` (idempotent: IF NOT EXISTS). */
+  /**
+   * DDL creating its tables in schema `rm`, with the indexes `apply` itself
+   * reads through (idempotent: IF NOT EXISTS).
+   */
   readonly setupSql: string;
+  /**
+   * DDL creating the indexes only the screens' queries read (idempotent). A
+   * blue/green rebuild creates them once its replay has caught up, each in
+   * one sorted pass, instead of updating every one of them for every row
+   * version of the replay (at 1M tickets the indexes no longer fit in memory
+   * and their random inserts were most of Postgres' work); otherwise they are
+   * created with the tables.
+   */
+  readonly queryIndexesSql?: string;
   /** Event types it handles; others are not passed to `apply`. */
   readonly handles: readonly string[];
   /**

@@ -589,6 +589,7 @@ export class ProjectionRunner extends EventEmitter {
     shadow.swapping = true;
     let swapped = false;
     try {
+      await shadow.runner.createQueryIndexes();
       await this.analyzeReadModels(SHADOW_SCHEMA);
       swapped = await this.exclusive(async () => {
         const session = this.consumer.session;
@@ -705,7 +706,17 @@ export class ProjectionRunner extends EventEmitter {
 
   private async createReadModels(client: pg.PoolClient, which: (projector: Projector) => boolean = () => true): Promise<void> {
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`);
-    for (const projector of this.projectors) if (which(projector)) await client.query(projector.setupSql);
+    for (const projector of this.projectors) {
+      if (!which(projector)) continue;
+      await client.query(projector.setupSql);
+      // A shadow creates the screens' indexes once it has caught up (createQueryIndexes).
+      if (!this.options.shadowSchema && projector.queryIndexesSql) await client.query(projector.queryIndexesSql);
+    }
+  }
+
+  /** A shadow that has caught up: the indexes only the screens read (Projector.queryIndexesSql), before it is analyzed and swapped in. */
+  async createQueryIndexes(): Promise<void> {
+    for (const projector of this.projectors) if (projector.queryIndexesSql) await this.pool.query(projector.queryIndexesSql);
   }
 
   /**

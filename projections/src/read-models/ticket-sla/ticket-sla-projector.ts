@@ -67,16 +67,8 @@ export const ticketSlaProjector: Projector = {
     );
     -- Stats by agency (and re-evaluation of an agency), by window, newest first.
     CREATE INDEX IF NOT EXISTS ticket_sla_agence_created ON rm.ticket_sla (agence_id, created_at DESC, ticket_id DESC);
-    -- Stats across agencies (admin_plus, stats-global).
-    CREATE INDEX IF NOT EXISTS ticket_sla_created ON rm.ticket_sla (created_at DESC, ticket_id DESC);
     -- Métier filter, and re-evaluation of a trade's tickets.
     CREATE INDEX IF NOT EXISTS ticket_sla_metier_created ON rm.ticket_sla (metier_id, created_at DESC, ticket_id DESC);
-    -- Home summary: tickets closed within the window.
-    CREATE INDEX IF NOT EXISTS ticket_sla_agence_closed ON rm.ticket_sla (agence_id, clos_at) WHERE clos_at IS NOT NULL;
-    CREATE INDEX IF NOT EXISTS ticket_sla_closed ON rm.ticket_sla (clos_at) WHERE clos_at IS NOT NULL;
-    -- Flags that still depend on \`now\` (no arrival yet, a quote not registered yet): the stats
-    -- summary counts these rows one by one and takes the others from rm.ticket_sla_days.
-    CREATE INDEX IF NOT EXISTS ticket_sla_unsettled ON rm.ticket_sla (created_at) WHERE ${UNSETTLED};
     -- Per agency, trade and Paris day of the request: the tickets, the closed ones and the settled
     -- flags, kept with every row write, so a window's totals add up days, not tickets (ticket-sla-days.ts).
     CREATE TABLE IF NOT EXISTS rm.ticket_sla_days (
@@ -91,7 +83,6 @@ export const ticketSlaProjector: Projector = {
       devis_ok int NOT NULL,
       CONSTRAINT ticket_sla_days_key UNIQUE NULLS NOT DISTINCT (agence_id, metier_id, day)
     );
-    CREATE INDEX IF NOT EXISTS ticket_sla_days_day ON rm.ticket_sla_days (day);
     CREATE TABLE IF NOT EXISTS rm.ticket_sla_metiers (
       id uuid PRIMARY KEY,
       ho_stats smallint NOT NULL,
@@ -102,6 +93,17 @@ export const ticketSlaProjector: Projector = {
       horaires jsonb NOT NULL,
       last_revision int NOT NULL
     );`,
+  // Only the screens read these (apply reads rm.ticket_sla by ticket, and by trade or agency to re-evaluate).
+  queryIndexesSql: `
+    -- Stats across agencies (admin_plus, stats-global).
+    CREATE INDEX IF NOT EXISTS ticket_sla_created ON rm.ticket_sla (created_at DESC, ticket_id DESC);
+    -- Home summary: tickets closed within the window.
+    CREATE INDEX IF NOT EXISTS ticket_sla_agence_closed ON rm.ticket_sla (agence_id, clos_at) WHERE clos_at IS NOT NULL;
+    CREATE INDEX IF NOT EXISTS ticket_sla_closed ON rm.ticket_sla (clos_at) WHERE clos_at IS NOT NULL;
+    -- Flags that still depend on \`now\` (no arrival yet, a quote not registered yet): the stats
+    -- summary counts these rows one by one and takes the others from rm.ticket_sla_days.
+    CREATE INDEX IF NOT EXISTS ticket_sla_unsettled ON rm.ticket_sla (created_at) WHERE ${UNSETTLED};
+    CREATE INDEX IF NOT EXISTS ticket_sla_days_day ON rm.ticket_sla_days (day);`,
   async apply(tx, events) {
     // Trade and agency events re-evaluate many tickets: they stay one at a
     // time, and the ticket events before them are written first.

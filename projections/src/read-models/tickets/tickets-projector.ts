@@ -80,7 +80,9 @@ export const ticketsProjector: Projector = {
       devis_valide_at timestamptz,
       interventions_supp_count int NOT NULL DEFAULT 0,
       last_revision int NOT NULL
-    );
+    );`,
+  // Only the screens read these (apply reads rm.tickets by id).
+  queryIndexesSql: `
     -- Open list and the home counts of non-closed tickets (closed counts use tickets_closed).
     CREATE INDEX IF NOT EXISTS tickets_open ON rm.tickets (agence_id, created_at DESC) WHERE statut <> 'clos';
     -- Closed search: date range per agency, or across agencies for admin_plus, then each filter.
