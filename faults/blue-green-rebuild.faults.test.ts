@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PostgresEventStore } from '@fsm/eventstore';
-import { createStaffUser } from '@fsm/command-api/test-support';
+import { handleCreateStaffUser } from '@fsm/command-api/test-support';
 import { recordFigures } from './support/figures.js';
 import { freePort } from './support/free-port.js';
 import { startLogDatabase, writeRealisticLog, type LogDatabase } from './support/log-database.js';
@@ -53,11 +53,10 @@ beforeAll(async () => {
   world = await createWorld(pool, store, { technicians: 1 });
   const userId = randomUUID();
   email = `pilote.${userId.slice(0, 8)}@faults.test`;
-  await createStaffUser({ store, newId: randomUUID, waitForProjection: async () => true }, pool, { userId: null, userName: 'système', correlationId: randomUUID() }, {
+  await handleCreateStaffUser({ context: { store, newId: randomUUID, waitForProjection: async () => true }, db: pool, actor: { userId: null, userName: 'système', correlationId: randomUUID() }, now: new Date() }, {
     userId,
     fields: { nom: 'Durand', prenom: 'Pilote', email, telephone: '0600000000', role: 'admin_plus', agence_id: world.agenceId },
     password: PASSWORD,
-    at: new Date(),
   });
   dataDir = await mkdtemp(join(tmpdir(), 'fsm-faults-blue-green-'));
   redis = await startPrivateRedis();

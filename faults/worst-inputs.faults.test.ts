@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METIER_ORDRE_LIMIT, TICKET_DATE_MIN_DAY, TICKET_DELAI_MAX_HOURS, TICKET_TEXT_MAX } from '@fsm/contracts';
 import type { PostgresEventStore } from '@fsm/eventstore';
 import { createTokenService } from '@fsm/command-api';
-import { createStaffUser } from '@fsm/command-api/test-support';
+import { handleCreateStaffUser } from '@fsm/command-api/test-support';
 import { recordFigures } from './support/figures.js';
 import { freePort } from './support/free-port.js';
 import { logHead } from './support/log-head.js';
@@ -52,11 +52,10 @@ beforeAll(async () => {
   world = await createWorld(pool, store, { technicians: 1 });
   technicien = world.technicians[0]!;
   const userId = randomUUID();
-  await createStaffUser({ store, newId: randomUUID, waitForProjection: async () => true }, pool, { userId: null, userName: 'système', correlationId: randomUUID() }, {
+  await handleCreateStaffUser({ context: { store, newId: randomUUID, waitForProjection: async () => true }, db: pool, actor: { userId: null, userName: 'système', correlationId: randomUUID() }, now: new Date() }, {
     userId,
     fields: { nom: 'Durand', prenom: 'Plateforme', email: `plateforme.${userId.slice(0, 8)}@faults.test`, telephone: '0600000000', role: 'admin_plus', agence_id: world.agenceId },
     password: PASSWORD,
-    at: new Date(),
   });
   adminPlus = { id: userId, token: await createTokenService({ secret: FAULTS_TOKEN_SECRET, ttlHours: 2 }).sign({ sub: userId }), role: 'admin_plus', prenom: 'Plateforme' };
   dataDir = await mkdtemp(join(tmpdir(), 'fsm-faults-worst-'));

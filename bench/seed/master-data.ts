@@ -1,5 +1,5 @@
 import { agenceEventSchema, agenceStreamId, ticketAgencyCode, type StaffRole } from '@fsm/contracts';
-import { agenceDecider, commandContext, createStaffUser, execute, type Actor } from '@fsm/command-api/test-support';
+import { agenceDecider, commandContext, execute, handleCreateStaffUser, type Actor } from '@fsm/command-api/test-support';
 import type { InProcessApp } from '../lib/in-process-app.js';
 import { Random } from './random.js';
 
@@ -100,11 +100,10 @@ export async function createMasterData(api: InProcessApp, size: MasterDataSize, 
     const prenom = random.pick(FIRST);
     const nom = random.pick(LAST);
     const email = `${role}.${++emailSeq}@bench.fr`;
-    await createStaffUser(context, deps.pool, system, {
+    await handleCreateStaffUser({ context, db: deps.pool, actor: system, now: deps.clock() }, {
       userId: id,
       fields: { nom, prenom, email, telephone: '06 12 34 56 78', role, agence_id: agenceId },
       password: BENCH_PASSWORD,
-      at: deps.clock(),
     });
     return { id, prenom, nom, email };
   };

@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userStreamId } from '@fsm/contracts';
 import { commandContext } from '../src/commands/command-context.js';
-import { execute } from '../src/commands/execute.js';
-import { toUserEvent } from '../src/commands/user-commands.js';
-import { userDecider } from '../src/domain/user/index.js';
+import { runUserCommand } from '../src/commands/user-commands.js';
 import { createApiHarness, TEST_PASSWORD, type ApiHarness } from '../src/test-support/api-harness.js';
 
 let h: ApiHarness;
@@ -74,7 +71,7 @@ describe('authentication of other routes', () => {
 
     const user = await h.createUser({ role: 'technicien' });
     expect((await h.request(user, { method: 'POST', url, payload: {} })).statusCode).toBe(400);
-    await execute(commandContext(h.deps), userDecider, userStreamId(user.id), { type: 'DeleteUser', data: { userId: user.id, deletedBy: 'someone-else', deletedAt: new Date().toISOString() } }, h.system, toUserEvent);
+    await runUserCommand({ context: commandContext(h.deps), actor: h.system }, user.id, { type: 'DeleteUser', data: { userId: user.id, deletedBy: 'someone-else', deletedAt: new Date().toISOString() } });
     const gone = await h.request(user, { method: 'POST', url, payload: {} });
     expect(gone.statusCode).toBe(401);
     expect(gone.json().error).toBe('Session expirée');

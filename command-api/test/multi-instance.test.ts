@@ -8,13 +8,13 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { agenceEventSchema, agenceStreamId } from '@fsm/contracts';
+import { agenceEventSchema, agenceStreamId, parseRecorded } from '@fsm/contracts';
 import { createPostgresEventStore, type PostgresEventStore } from '@fsm/eventstore';
 import { createTestDatabase, type TestDatabase } from '@fsm/eventstore/test-support';
 import { migrateAuth } from '../src/auth/credentials.js';
 import { createTokenService } from '../src/auth/tokens.js';
 import { execute, type Actor, type CommandContext } from '../src/commands/execute.js';
-import { createStaffUser } from '../src/commands/user-commands.js';
+import { handleCreateStaffUser } from '../src/commands/user-commands.js';
 import { agenceDecider } from '../src/domain/agence/index.js';
 
 /*
@@ -130,14 +130,13 @@ beforeAll(async () => {
     agenceStreamId(agenceId),
     { type: 'CreateAgence', data: { agenceId, fields: { nom: 'Agence Multi', adresse: '1 rue du Feu', cp_postal: '69003', ville: 'Lyon', telephone: '0478000000' }, createdAt: at.toISOString() } },
     system,
-    (recorded) => agenceEventSchema.parse({ type: recorded.type, data: recorded.data }),
+    (recorded) => parseRecorded(agenceEventSchema, recorded),
   );
   const userId = randomUUID();
-  await createStaffUser(context, pool, system, {
+  await handleCreateStaffUser({ context, db: pool, actor: system, now: at }, {
     userId,
     fields: { nom: 'Multi', prenom: 'Admin', email: `admin.${userId.slice(0, 8)}@test.fr`, telephone: '0600000000', role: 'admin', agence_id: agenceId },
     password: 'Test-2026!',
-    at,
   });
   await until(async () => {
     const { rows } = await pool.query('SELECT 1 FROM rm.users WHERE id = $1', [userId]).catch(() => ({ rows: [] }));

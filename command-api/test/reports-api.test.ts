@@ -1,14 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TicketEventSchema, TicketReportsAnswerSchema, reportStreamId, ticketStreamId, type TicketEvent, type TicketReportsAnswer } from '@fsm/contracts';
+import { TicketReportsAnswerSchema, reportStreamId, ticketStreamId, type TicketReportsAnswer } from '@fsm/contracts';
 import type { RecordedEvent } from '@fsm/eventstore';
 import { createQueues } from '@fsm/workers';
 import { startWorkers, type RunningWorkers } from '@fsm/workers';
 import { pdfText, signaturePng, startSmtpCatcher, type SmtpCatcher } from '@fsm/workers/test-support';
 import { commandContext } from '../src/commands/command-context.js';
-import { execute } from '../src/commands/execute.js';
-import { ticketDecider, type TicketCommand } from '../src/domain/ticket/index.js';
+import { runTicketCommand } from '../src/commands/tickets/ticket-command-support.js';
+import type { TicketCommand } from '../src/domain/ticket/index.js';
 import { createApiHarness, type ApiHarness, type TestUser } from '../src/test-support/api-harness.js';
 
 /*
@@ -49,10 +49,8 @@ afterAll(async () => {
   await h?.close();
 });
 
-const toTicketEvent = (recorded: RecordedEvent): TicketEvent => TicketEventSchema.parse({ type: recorded.type, data: recorded.data });
-
 async function run(ticketId: string, command: TicketCommand): Promise<void> {
-  await execute(commandContext(h.deps), ticketDecider, ticketStreamId(ticketId), command, h.system, toTicketEvent);
+  await runTicketCommand({ context: commandContext(h.deps), actor: h.system }, ticketId, command);
 }
 
 /** The clock the commands below were decided at: the day after the visits. */

@@ -2,20 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { solveChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
-import {
-  METIERS_STREAM_ID,
-  clientEventSchema,
-  clientStreamId,
-  installationEventSchema,
-  installationStreamId,
-  metierEventSchema,
-  qrCodeEventSchema,
-  qrCodeStreamId,
-  siteEventSchema,
-  siteStreamId,
-  ticketStreamId,
-  type TicketVisitBodyInput,
-} from '@fsm/contracts';
+import { METIERS_STREAM_ID, clientEventSchema, clientStreamId, installationEventSchema, installationStreamId, metierEventSchema, parseRecorded, qrCodeEventSchema, qrCodeStreamId, siteEventSchema, siteStreamId, ticketStreamId, type TicketVisitBodyInput } from '@fsm/contracts';
 import type { RecordedEvent } from '@fsm/eventstore';
 import { commandContext } from '../src/commands/command-context.js';
 import { execute, readStreamOrEmpty } from '../src/commands/execute.js';
@@ -63,7 +50,7 @@ export async function createWorld(h: ApiHarness, options: WorldOptions = {}): Pr
     METIERS_STREAM_ID,
     { type: 'CreateMetier', data: { metierId, fields: { nom: `Désenfumage ${metierId.slice(0, 8)}`, ordre: null, delai_inter: options.metierDelai ?? 8, HO_stats: 0 }, createdAt: at(h) } },
     h.system,
-    (r) => metierEventSchema.parse({ type: r.type, data: r.data }),
+    (r) => parseRecorded(metierEventSchema, r),
   );
   const clientId = randomUUID();
   await execute(
@@ -75,7 +62,7 @@ export async function createWorld(h: ApiHarness, options: WorldOptions = {}): Pr
       data: { clientId, fields: { nom: options.clientNom ?? 'Hôpital Nord', adresse: '1 rue du Parc', ville: 'Lyon', code_postal: '69004', agence_id: agenceId }, createdAt: at(h) },
     },
     h.system,
-    (r) => clientEventSchema.parse({ type: r.type, data: r.data }),
+    (r) => parseRecorded(clientEventSchema, r),
   );
   const siteId = randomUUID();
   await execute(
@@ -84,7 +71,7 @@ export async function createWorld(h: ApiHarness, options: WorldOptions = {}): Pr
     siteStreamId(siteId),
     { type: 'CreateSite', data: { siteId, fields: { nom: 'Bâtiment A', adresse: '3 avenue des Frères Lumière', ville: 'Lyon', code_postal: '69008', client_id: clientId }, createdAt: at(h) } },
     h.system,
-    (r) => siteEventSchema.parse({ type: r.type, data: r.data }),
+    (r) => parseRecorded(siteEventSchema, r),
   );
   const installationId = randomUUID();
   await execute(
@@ -100,7 +87,7 @@ export async function createWorld(h: ApiHarness, options: WorldOptions = {}): Pr
       },
     },
     h.system,
-    (r) => installationEventSchema.parse({ type: r.type, data: r.data }),
+    (r) => parseRecorded(installationEventSchema, r),
   );
   return { agenceId, clientId, siteId, installationId, metierId };
 }
@@ -112,7 +99,7 @@ export async function deleteInstallation(h: ApiHarness, installationId: string):
     installationStreamId(installationId),
     { type: 'DeleteInstallation', data: { installationId, hasOpenTickets: false, deletedAt: at(h) } },
     h.system,
-    (r) => installationEventSchema.parse({ type: r.type, data: r.data }),
+    (r) => parseRecorded(installationEventSchema, r),
   );
 }
 
@@ -121,7 +108,7 @@ export async function createQrCode(h: ApiHarness, agenceId: string, installation
   const context = commandContext(h.deps);
   const qrCodeId = randomUUID();
   const key = randomBytes(18).toString('base64url');
-  const toEvent = (r: RecordedEvent) => qrCodeEventSchema.parse({ type: r.type, data: r.data });
+  const toEvent = (r: RecordedEvent) => parseRecorded(qrCodeEventSchema, r);
   await execute(
     context,
     qrCodeDecider,

@@ -9,3 +9,4 @@ export * from './management/index.js';
 export * from './reports/index.js';
 export * from './exports/index.js';
 export * from './command-answers.js';
+export * from './recorded-event.js';

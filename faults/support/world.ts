@@ -21,7 +21,7 @@ import {
   DEMO_SIGNATURE_DATA_URL,
   agenceDecider,
   clientDecider,
-  createStaffUser,
+  handleCreateStaffUser,
   execute,
   installationDecider,
   metiersDecider,
@@ -116,11 +116,10 @@ export async function createWorld(pool: pg.Pool, store: EventStore, options: { t
 
   const user = async (role: StaffRole, prenom: string): Promise<WorldUser> => {
     const userId = randomUUID();
-    await createStaffUser(context, pool, system, {
+    await handleCreateStaffUser({ context, db: pool, actor: system, now: new Date() }, {
       userId,
       fields: { nom: 'Durand', prenom, email: `${prenom.toLowerCase()}.${userId.slice(0, 8)}@faults.test`, telephone: '0600000000', role, agence_id: agenceId },
       password: 'Faults-2026!',
-      at: new Date(),
     });
     return { id: userId, token: await tokens.sign({ sub: userId }), role, prenom };
   };

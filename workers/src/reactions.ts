@@ -1,4 +1,5 @@
-import type { RecordedEvent } from '@fsm/eventstore';
+import { ReportEventSchema, TICKET_STREAM_CATEGORY, TicketEventSchema, parseRecorded } from '@fsm/contracts';
+import { categoryOf, type RecordedEvent } from '@fsm/eventstore';
 import { SEND_REPORT_EMAIL_JOB } from './email/email-processor.js';
 import type { JobRequest, Reaction } from './reactor.js';
 import { RENDER_REPORT_JOB } from './reports/report-processor.js';
@@ -11,25 +12,31 @@ import { RENDER_REPORT_JOB } from './reports/report-processor.js';
  * check covers what the queue no longer remembers.
  */
 
-const TICKET_PREFIX = 'ticket-';
-
 function renderJob(reportId: string, ticketId: string, interventionId: string | null): JobRequest {
   return { queue: 'reports', name: RENDER_REPORT_JOB, jobId: `report-${reportId}`, data: { reportId, ticketId, interventionId } };
 }
 
-function field(event: RecordedEvent, name: string): unknown {
-  return typeof event.data === 'object' && event.data !== null ? (event.data as Record<string, unknown>)[name] : undefined;
+/**
+ * The event parsed, or null when it does not fit its schema: a malformed
+ * event asks for no job rather than stopping the reactor for every later one.
+ */
+function parsedOrNull<Schema extends Parameters<typeof parseRecorded>[0]>(schema: Schema, event: RecordedEvent): ReturnType<typeof parseRecorded<Schema>> | null {
+  try {
+    return parseRecorded(schema, event);
+  } catch {
+    return null;
+  }
 }
 
 /** Closing a ticket or recording a re-intervention (both carry signatures) produces its report. */
 export const reportOnVisit: Reaction = {
   handles: ['TicketClosed', 'ReinterventionRecorded'],
   jobsFor(event) {
-    if (!event.streamId.startsWith(TICKET_PREFIX)) return [];
-    const ticketId = event.streamId.slice(TICKET_PREFIX.length);
-    const interventionId = event.type === 'ReinterventionRecorded' ? field(event, 'interventionId') : null;
-    if (interventionId !== null && typeof interventionId !== 'string') return [];
-    return [renderJob(event.id, ticketId, interventionId)];
+    if (categoryOf(event.streamId) !== TICKET_STREAM_CATEGORY) return [];
+    const ticketId = event.streamId.slice(TICKET_STREAM_CATEGORY.length + 1);
+    if (event.type === 'TicketClosed') return [renderJob(event.id, ticketId, null)];
+    const visit = parsedOrNull(TicketEventSchema, event);
+    return visit?.type === 'ReinterventionRecorded' ? [renderJob(event.id, ticketId, visit.data.interventionId)] : [];
   },
 };
 
@@ -37,10 +44,9 @@ export const reportOnVisit: Reaction = {
 export const reportOnRequest: Reaction = {
   handles: ['ReportRequested'],
   jobsFor(event) {
-    const reportId = field(event, 'reportId');
-    const ticketId = field(event, 'ticketId');
-    const interventionId = field(event, 'interventionId') ?? null;
-    if (typeof reportId !== 'string' || typeof ticketId !== 'string' || (interventionId !== null && typeof interventionId !== 'string')) return [];
+    const request = parsedOrNull(ReportEventSchema, event);
+    if (request?.type !== 'ReportRequested') return [];
+    const { reportId, ticketId, interventionId } = request.data;
     const job = renderJob(reportId, ticketId, interventionId);
     // A request after a failed generation is a retry: a job of its own (the queue keeps the failed one).
     return [event.revision === 0 ? job : { ...job, jobId: `report-${reportId}-retry-${event.id}` }];
@@ -51,9 +57,9 @@ export const reportOnRequest: Reaction = {
 export const emailOnRequest: Reaction = {
   handles: ['ReportEmailRequested'],
   jobsFor(event) {
-    const reportId = field(event, 'reportId');
-    if (typeof reportId !== 'string') return [];
-    return [{ queue: 'emails', name: SEND_REPORT_EMAIL_JOB, jobId: `email-${event.id}`, data: { reportId, requestEventId: event.id } }];
+    const request = parsedOrNull(ReportEventSchema, event);
+    if (request?.type !== 'ReportEmailRequested') return [];
+    return [{ queue: 'emails', name: SEND_REPORT_EMAIL_JOB, jobId: `email-${event.id}`, data: { reportId: request.data.reportId, requestEventId: event.id } }];
   },
 };
 

@@ -1,6 +1,7 @@
+import type { BlobStore } from '@fsm/eventstore';
 import type { AppDeps } from '../app-deps.js';
 import { noteProjectionWait } from '../http/read-your-writes.js';
-import type { CommandContext } from './execute.js';
+import type { Actor, CommandCaller, CommandContext } from './execute.js';
 
 export function commandContext(deps: AppDeps): CommandContext {
   return {
@@ -13,4 +14,14 @@ export function commandContext(deps: AppDeps): CommandContext {
       return projected;
     },
   };
+}
+
+/** A caller whose commands may also store files (photos, signatures): the ticket handlers. */
+export interface FileCaller extends CommandCaller {
+  blobs: BlobStore;
+}
+
+/** The caller of one request (or one seed step): built once, handed to every handler it runs. */
+export function commandCaller(deps: AppDeps, actor: Actor): FileCaller {
+  return { context: commandContext(deps), db: deps.pool, actor, now: deps.clock(), blobs: deps.blobs };
 }

@@ -1,5 +1,8 @@
+import type { z } from 'zod';
+import { parseRecorded } from '@fsm/contracts';
 import type { EventStore, Position, RecordedEvent } from '@fsm/eventstore';
 import { ConcurrencyError, StreamNotFoundError } from '@fsm/eventstore';
+import type { Queryable } from '@fsm/projections';
 import type { Decider, DomainEvent } from '../domain/decider.js';
 
 /** Who sends a command: becomes the events' metadata, for audit. */
@@ -14,6 +17,18 @@ export interface CommandContext {
   newId: () => string;
   /** Resolves once the read models include `position` (false on timeout). */
   waitForProjection: (position: Position) => Promise<boolean>;
+}
+
+/**
+ * What every handler gets besides its input, built once per request
+ * (`commandCaller`): where to append, where to read flags and scope from, who
+ * acts, and the request's instant (the events' `...At`).
+ */
+export interface CommandCaller {
+  context: CommandContext;
+  db: Queryable;
+  actor: Actor;
+  now: Date;
 }
 
 export interface CommandResult<Event extends DomainEvent> {
@@ -78,6 +93,26 @@ export async function execute<Command, State, Event extends DomainEvent>(
   );
   const projected = await context.waitForProjection(result.position);
   return { events, revision: result.nextExpectedRevision, position: result.position, projected };
+}
+
+/**
+ * The one handler shape: an aggregate's decider, how an id names its stream,
+ * and the schema its recorded events are parsed with. Handlers (`handleX` in
+ * commands/) read what the command needs, build it, and run it through this.
+ */
+export function commandHandler<Command, State, Event extends DomainEvent>(aggregate: {
+  decider: Decider<Command, State, Event>;
+  streamOf: (id: string) => string;
+  events: z.ZodType<Event>;
+}) {
+  const toDomainEvent = (recorded: RecordedEvent): Event => parseRecorded(aggregate.events, recorded);
+  return (
+    caller: Pick<CommandCaller, 'context' | 'actor'>,
+    id: string,
+    command: Command,
+    basis?: EditBasis | readonly EditBasis[],
+  ): Promise<CommandResult<Event>> =>
+    execute(caller.context, aggregate.decider, aggregate.streamOf(id), command, caller.actor, toDomainEvent, basis);
 }
 
 /**

@@ -6,11 +6,10 @@ import {
   type UserEvent,
   type UserFieldsInput,
 } from '@fsm/contracts';
-import type { RecordedEvent } from '@fsm/eventstore';
-import { isEmailTaken, type Queryable } from '@fsm/projections';
+import { isEmailTaken } from '@fsm/projections';
 import { claimEmail, claimedEmailOf, deleteCredentials, setPassword } from '../auth/credentials.js';
 import { userDecider, type CreateTelesurvAccount, type CreateUser, type UserCommand } from '../domain/user/index.js';
-import { execute, type Actor, type CommandContext, type CommandResult, type EditBasis } from './execute.js';
+import { commandHandler, type CommandCaller, type CommandResult, type EditBasis } from './execute.js';
 
 /*
  * Accounts (staff users and télésurveillance accounts) are the one aggregate
@@ -19,11 +18,12 @@ import { execute, type Actor, type CommandContext, type CommandResult, type Edit
  * events: credentials are written before the append and undone if it fails.
  */
 
-export const toUserEvent = (recorded: RecordedEvent): UserEvent => userEventSchema.parse({ type: recorded.type, data: recorded.data });
+/** Runs a command on an account's stream (staff users and télésurveillance accounts alike). */
+export const runUserCommand = commandHandler({ decider: userDecider, streamOf: userStreamId, events: userEventSchema });
 
-type AccountInput<Fields> = { userId: string; fields: Fields; password: string; at: Date };
+type AccountInput<Fields> = { userId: string; fields: Fields; password: string };
 /** `basis`: the version of the account the edit was decided on (execute's EditBasis). */
-type AccountUpdateInput<Fields> = { userId: string; fields: Fields; password?: string | undefined; at: Date; basis: EditBasis };
+type AccountUpdateInput<Fields> = { userId: string; fields: Fields; password?: string | undefined; basis: EditBasis };
 
 /**
  * The password is written first (a credentials row without a user grants
@@ -32,18 +32,17 @@ type AccountUpdateInput<Fields> = { userId: string; fields: Fields; password?: s
  * model says whether a live account uses it, the unique index settles a race.
  */
 async function createAccount(
-  context: CommandContext,
-  db: Queryable,
-  actor: Actor,
+  caller: CommandCaller,
   input: AccountInput<{ email?: unknown }>,
   command: (emailTaken: boolean) => CreateUser | CreateTelesurvAccount,
 ): Promise<CommandResult<UserEvent>> {
+  const { db } = caller;
   const email = String(input.fields.email ?? '');
   const takenInReadModel = await isEmailTaken(db, email);
   await setPassword(db, input.userId, input.password);
   try {
     const claimed = takenInReadModel || (await claimEmail(db, input.userId, email));
-    return await execute(context, userDecider, userStreamId(input.userId), command(takenInReadModel || !claimed), actor, toUserEvent);
+    return await runUserCommand(caller, input.userId, command(takenInReadModel || !claimed));
   } catch (error) {
     await deleteCredentials(db, input.userId).catch(() => undefined);
     throw error;
@@ -56,19 +55,18 @@ async function createAccount(
  * and the previous reservation put back if the append fails.
  */
 async function updateAccount(
-  context: CommandContext,
-  db: Queryable,
-  actor: Actor,
+  caller: CommandCaller,
   input: AccountUpdateInput<{ email?: unknown }>,
   command: (emailTaken: boolean) => UserCommand,
 ): Promise<CommandResult<UserEvent>> {
+  const { db } = caller;
   const email = String(input.fields.email ?? '');
   const takenInReadModel = await isEmailTaken(db, email, input.userId);
   const previous = await claimedEmailOf(db, input.userId);
   const claimed = takenInReadModel || (await claimEmail(db, input.userId, email));
   let result: CommandResult<UserEvent>;
   try {
-    result = await execute(context, userDecider, userStreamId(input.userId), command(takenInReadModel || !claimed), actor, toUserEvent, input.basis);
+    result = await runUserCommand(caller, input.userId, command(takenInReadModel || !claimed), input.basis);
   } catch (error) {
     if (!takenInReadModel && claimed) await claimEmail(db, input.userId, previous).catch(() => undefined);
     throw error;
@@ -78,66 +76,55 @@ async function updateAccount(
 }
 
 /** The event first: once it is appended the account cannot sign in (principals come from the read model); then the hash and the e-mail go. */
-async function deleteAccount(
-  context: CommandContext,
-  db: Queryable,
-  actor: Actor,
-  userId: string,
-  command: UserCommand,
-  basis: EditBasis,
-): Promise<CommandResult<UserEvent>> {
-  const result = await execute(context, userDecider, userStreamId(userId), command, actor, toUserEvent, basis);
-  await deleteCredentials(db, userId);
+async function deleteAccount(caller: CommandCaller, userId: string, command: UserCommand, basis: EditBasis): Promise<CommandResult<UserEvent>> {
+  const result = await runUserCommand(caller, userId, command, basis);
+  await deleteCredentials(caller.db, userId);
   return result;
 }
 
-export function createStaffUser(context: CommandContext, db: Queryable, actor: Actor, input: AccountInput<UserFieldsInput>) {
-  return createAccount(context, db, actor, input, (emailTaken) => ({
+export function handleCreateStaffUser(caller: CommandCaller, input: AccountInput<UserFieldsInput>) {
+  return createAccount(caller, input, (emailTaken) => ({
     type: 'CreateUser',
-    data: { userId: input.userId, fields: input.fields, emailTaken, createdAt: input.at.toISOString() },
+    data: { userId: input.userId, fields: input.fields, emailTaken, createdAt: caller.now.toISOString() },
   }));
 }
 
-export function createTelesurvAccount(context: CommandContext, db: Queryable, actor: Actor, input: AccountInput<TelesurvAccountFieldsInput>) {
-  return createAccount(context, db, actor, input, (emailTaken) => ({
+export function handleCreateTelesurvAccount(caller: CommandCaller, input: AccountInput<TelesurvAccountFieldsInput>) {
+  return createAccount(caller, input, (emailTaken) => ({
     type: 'CreateTelesurvAccount',
-    data: { userId: input.userId, fields: input.fields, emailTaken, createdAt: input.at.toISOString() },
+    data: { userId: input.userId, fields: input.fields, emailTaken, createdAt: caller.now.toISOString() },
   }));
 }
 
-export function updateStaffUser(context: CommandContext, db: Queryable, actor: Actor, input: AccountUpdateInput<UserFieldsInput>) {
-  return updateAccount(context, db, actor, input, (emailTaken) => ({
+export function handleUpdateStaffUser(caller: CommandCaller, input: AccountUpdateInput<UserFieldsInput>) {
+  return updateAccount(caller, input, (emailTaken) => ({
     type: 'UpdateUser',
-    data: { userId: input.userId, fields: input.fields, emailTaken, updatedAt: input.at.toISOString() },
+    data: { userId: input.userId, fields: input.fields, emailTaken, updatedAt: caller.now.toISOString() },
   }));
 }
 
-export function updateTelesurvAccount(context: CommandContext, db: Queryable, actor: Actor, input: AccountUpdateInput<TelesurvAccountUpdateFieldsInput>) {
-  return updateAccount(context, db, actor, input, (emailTaken) => ({
+export function handleUpdateTelesurvAccount(caller: CommandCaller, input: AccountUpdateInput<TelesurvAccountUpdateFieldsInput>) {
+  return updateAccount(caller, input, (emailTaken) => ({
     type: 'UpdateTelesurvAccount',
-    data: { userId: input.userId, fields: input.fields, emailTaken, updatedAt: input.at.toISOString() },
+    data: { userId: input.userId, fields: input.fields, emailTaken, updatedAt: caller.now.toISOString() },
   }));
 }
 
 /** `deletedBy` is the caller: the decider refuses deleting oneself. */
-export function deleteStaffUser(context: CommandContext, db: Queryable, actor: Actor, input: { userId: string; deletedBy: string; at: Date; basis: EditBasis }) {
+export function handleDeleteStaffUser(caller: CommandCaller, input: { userId: string; deletedBy: string; basis: EditBasis }) {
   return deleteAccount(
-    context,
-    db,
-    actor,
+    caller,
     input.userId,
-    { type: 'DeleteUser', data: { userId: input.userId, deletedBy: input.deletedBy, deletedAt: input.at.toISOString() } },
+    { type: 'DeleteUser', data: { userId: input.userId, deletedBy: input.deletedBy, deletedAt: caller.now.toISOString() } },
     input.basis,
   );
 }
 
-export function deleteTelesurvAccount(context: CommandContext, db: Queryable, actor: Actor, input: { userId: string; at: Date; basis: EditBasis }) {
+export function handleDeleteTelesurvAccount(caller: CommandCaller, input: { userId: string; basis: EditBasis }) {
   return deleteAccount(
-    context,
-    db,
-    actor,
+    caller,
     input.userId,
-    { type: 'DeleteTelesurvAccount', data: { userId: input.userId, deletedAt: input.at.toISOString() } },
+    { type: 'DeleteTelesurvAccount', data: { userId: input.userId, deletedAt: caller.now.toISOString() } },
     input.basis,
   );
 }
@@ -147,14 +134,11 @@ export function deleteTelesurvAccount(context: CommandContext, db: Queryable, ac
  * (forbiddenPermissionChanges) against the set of `basis`'s version, so the
  * save lands on that set or not at all.
  */
-export function setUserPermissions(context: CommandContext, actor: Actor, input: { userId: string; permissions: readonly string[]; at: Date; basis: EditBasis }) {
-  return execute(
-    context,
-    userDecider,
-    userStreamId(input.userId),
-    { type: 'SetUserPermissions', data: { userId: input.userId, permissions: [...input.permissions], updatedAt: input.at.toISOString() } },
-    actor,
-    toUserEvent,
+export function handleSetUserPermissions(caller: CommandCaller, input: { userId: string; permissions: readonly string[]; basis: EditBasis }) {
+  return runUserCommand(
+    caller,
+    input.userId,
+    { type: 'SetUserPermissions', data: { userId: input.userId, permissions: [...input.permissions], updatedAt: caller.now.toISOString() } },
     input.basis,
   );
 }

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { agenceEventSchema, agenceStreamId, type Role } from '@fsm/contracts';
-import { commandContext } from '../commands/command-context.js';
-import { execute, type Actor } from '../commands/execute.js';
-import { createStaffUser, createTelesurvAccount } from '../commands/user-commands.js';
-import { agenceDecider } from '../domain/agence/index.js';
+import type { Role } from '@fsm/contracts';
+import { commandCaller } from '../commands/command-context.js';
+import type { Actor } from '../commands/execute.js';
+import { handleCreateAgence } from '../commands/management/agence-commands.js';
+import { handleCreateStaffUser, handleCreateTelesurvAccount } from '../commands/user-commands.js';
 import type { AppDeps } from '../app-deps.js';
 
 export const DEMO_PASSWORD = 'Demo-2026!';
@@ -50,38 +50,25 @@ export async function runDemoSeed(app: FastifyInstance, deps: AppDeps, steps: re
 }
 
 async function seed(app: FastifyInstance, deps: AppDeps, steps: readonly DemoSeedStep[]): Promise<void> {
-  const context = commandContext(deps);
   const system: Actor = { userId: null, userName: 'Données de démonstration', correlationId: deps.newId() };
   const agenceId = deps.newId();
-  await execute(
-    context,
-    agenceDecider,
-    agenceStreamId(agenceId),
-    {
-      type: 'CreateAgence',
-      data: {
-        agenceId,
-        fields: { nom: 'Agence Lyon Centre', adresse: '14 quai Perrache', cp_postal: '69002', ville: 'Lyon', telephone: '04 78 12 34 56' },
-        createdAt: deps.clock().toISOString(),
-      },
-    },
-    system,
-    (recorded) => agenceEventSchema.parse({ type: recorded.type, data: recorded.data }),
-  );
+  await handleCreateAgence(commandCaller(deps, system), {
+    agenceId,
+    fields: { nom: 'Agence Lyon Centre', adresse: '14 quai Perrache', cp_postal: '69002', ville: 'Lyon', telephone: '04 78 12 34 56' },
+  });
 
   const users = new Map<Role, { token: string; userId: string }>();
   for (const role of DEMO_ROLES) {
     const userId = deps.newId();
     const [prenom, nom] = FIRST_NAMES[role];
-    const at = deps.clock();
+    const caller = commandCaller(deps, system);
     if (role === 'telesurveillance') {
-      await createTelesurvAccount(context, deps.pool, system, { userId, fields: { nom, email: demoEmail(role), telephone: '04 78 99 00 00' }, password: DEMO_PASSWORD, at });
+      await handleCreateTelesurvAccount(caller, { userId, fields: { nom, email: demoEmail(role), telephone: '04 78 99 00 00' }, password: DEMO_PASSWORD });
     } else {
-      await createStaffUser(context, deps.pool, system, {
+      await handleCreateStaffUser(caller, {
         userId,
         fields: { nom, prenom, email: demoEmail(role), telephone: '06 12 34 56 78', role, agence_id: agenceId },
         password: DEMO_PASSWORD,
-        at,
       });
     }
     users.set(role, { userId, token: await deps.tokens.sign({ sub: userId }) });

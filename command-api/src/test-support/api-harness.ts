@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { agenceEventSchema, agenceStreamId, defaultPermissionsForRole, parseEnv, userEventSchema, userStreamId, type Role } from '@fsm/contracts';
+import { agenceEventSchema, agenceStreamId, defaultPermissionsForRole, parseEnv, parseRecorded, userEventSchema, userStreamId, type Role } from '@fsm/contracts';
 import { createBlobStore, createPostgresEventStore, type EventStore } from '@fsm/eventstore';
 import { createTestDatabase, type TestDatabase } from '@fsm/eventstore/test-support';
 import { ProjectionRunner, ProjectionWatcher, readModelProjectors } from '@fsm/projections';
@@ -16,7 +16,7 @@ import { createTokenService } from '../auth/tokens.js';
 import { createRateLimitRedis, type RateLimitBackend } from '../http/rate-limits.js';
 import { commandContext } from '../commands/command-context.js';
 import { execute, type Actor } from '../commands/execute.js';
-import { createStaffUser, createTelesurvAccount } from '../commands/user-commands.js';
+import { handleCreateStaffUser, handleCreateTelesurvAccount } from '../commands/user-commands.js';
 import { agenceDecider } from '../domain/agence/index.js';
 import { userDecider } from '../domain/user/index.js';
 import { LiveHub, connectLiveHub } from '../live/live-hub.js';
@@ -148,7 +148,7 @@ export async function createApiHarness(label: string, options: ApiHarnessOptions
           },
         },
         system,
-        (recorded) => agenceEventSchema.parse({ type: recorded.type, data: recorded.data }),
+        (recorded) => parseRecorded(agenceEventSchema, recorded),
       );
       return agenceId;
     },
@@ -157,22 +157,24 @@ export async function createApiHarness(label: string, options: ApiHarnessOptions
       const address = email ?? `${role}.${userId.slice(0, 8)}@test.fr`;
       const at = deps.clock();
       if (role === 'telesurveillance') {
-        await createTelesurvAccount(context, pool, system, { userId, fields: { nom: 'Veille', email: address, telephone: '0600000000' }, password: TEST_PASSWORD, at });
+        await handleCreateTelesurvAccount(
+          { context, db: pool, actor: system, now: at },
+          { userId, fields: { nom: 'Veille', email: address, telephone: '0600000000' }, password: TEST_PASSWORD },
+        );
         if (telesurvAgences) {
           await execute(context, userDecider, userStreamId(userId), { type: 'SetTelesurvAgences', data: { userId, agences: telesurvAgences, updatedAt: at.toISOString() } }, system, (r) =>
-            userEventSchema.parse({ type: r.type, data: r.data }),
+            parseRecorded(userEventSchema, r),
           );
         }
       } else {
-        await createStaffUser(context, pool, system, {
+        await handleCreateStaffUser({ context, db: pool, actor: system, now: at }, {
           userId,
           fields: { nom: 'Test', prenom: role, email: address, telephone: '0600000000', role, agence_id: agenceId ?? (await harness.createAgence()) },
           password: TEST_PASSWORD,
-          at,
         });
         if (permissions && permissions.join() !== defaultPermissionsForRole(role).join()) {
           await execute(context, userDecider, userStreamId(userId), { type: 'SetUserPermissions', data: { userId, permissions, updatedAt: at.toISOString() } }, system, (r) =>
-            userEventSchema.parse({ type: r.type, data: r.data }),
+            parseRecorded(userEventSchema, r),
           );
         }
       }

@@ -4,8 +4,7 @@
 export { migrateAuth } from '../auth/credentials.js';
 export { commandContext } from '../commands/command-context.js';
 export { execute, type Actor, type CommandContext } from '../commands/execute.js';
-export { toTicketEvent } from '../commands/tickets/ticket-command-support.js';
-export { createStaffUser } from '../commands/user-commands.js';
+export { handleCreateStaffUser } from '../commands/user-commands.js';
 export type { Decider, DomainEvent } from '../domain/decider.js';
 export { agenceDecider } from '../domain/agence/index.js';
 export { clientDecider } from '../domain/client/index.js';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { METIERS_STREAM_ID, TicketEventSchema, agenceEventSchema, agenceStreamId, metierEventSchema, ticketStreamId, type AgenceHoraire, type TicketPerson } from '@fsm/contracts';
+import { METIERS_STREAM_ID, agenceEventSchema, agenceStreamId, metierEventSchema, parseRecorded, type AgenceHoraire, type TicketPerson } from '@fsm/contracts';
 import type { RecordedEvent } from '@fsm/eventstore';
 import { commandContext } from '../../src/commands/command-context.js';
+import { runTicketCommand } from '../../src/commands/tickets/ticket-command-support.js';
 import { execute } from '../../src/commands/execute.js';
 import { agenceDecider } from '../../src/domain/agence/index.js';
 import { metiersDecider } from '../../src/domain/metier/index.js';
@@ -15,11 +16,9 @@ import type { ApiHarness } from '../../src/test-support/api-harness.js';
  */
 export function ticketSeed(h: ApiHarness) {
   const context = commandContext(h.deps);
-  const toTicketEvent = (r: RecordedEvent) => TicketEventSchema.parse({ type: r.type, data: r.data });
-  const toMetierEvent = (r: RecordedEvent) => metierEventSchema.parse({ type: r.type, data: r.data });
-  const toAgenceEvent = (r: RecordedEvent) => agenceEventSchema.parse({ type: r.type, data: r.data });
-  const ticketCommand = (id: string, command: Parameters<typeof ticketDecider.decide>[0]) =>
-    execute(context, ticketDecider, ticketStreamId(id), command, h.system, toTicketEvent);
+  const toMetierEvent = (r: RecordedEvent) => parseRecorded(metierEventSchema, r);
+  const toAgenceEvent = (r: RecordedEvent) => parseRecorded(agenceEventSchema, r);
+  const ticketCommand = (id: string, command: Parameters<typeof ticketDecider.decide>[0]) => runTicketCommand({ context, actor: h.system }, id, command);
 
   return {
     async metier(HO_stats: 0 | 1, nom = `Métier ${randomUUID().slice(0, 8)}`): Promise<{ id: string; nom: string }> {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TICKET_ARRIVAL_STATES, TICKET_DEPARTURE_STATES, TICKET_STATUSES } from './ticket-constants.js';
+import { TICKET_ARRIVAL_STATES, TICKET_DEPARTURE_STATES, TICKET_SOURCES, TICKET_STATUSES } from './ticket-constants.js';
 
 /**
  * Answers of the ticket routes as the UI receives them (spec §3 entities,
@@ -10,6 +10,11 @@ import { TICKET_ARRIVAL_STATES, TICKET_DEPARTURE_STATES, TICKET_STATUSES } from 
 const isoInstant = z.iso.datetime({ offset: true });
 const zeroOrOne = z.union([z.literal(0), z.literal(1)]);
 
+/**
+ * A ticket as GET /api/tickets, /api/tickets/clos and /api/tickets/{id} send
+ * it: the one definition (projections' SQL select list, the routes' response
+ * schemas and the web's parsing all follow it). Key order is the answer's.
+ */
 export const TicketSchema = z.object({
   id: z.string(),
   num_chrono: z.string(),
@@ -62,6 +67,14 @@ export const TicketSchema = z.object({
   nom: z.string(),
   email: z.string(),
   telephone: z.string(),
+  // Not in the spec's entity: the ids the detail screen needs to load contacts and pickers.
+  agence_id: z.string(),
+  client_id: z.string(),
+  site_id: z.string(),
+  metier_id: z.string().nullable(),
+  source: z.enum(TICKET_SOURCES),
+  /** Travel time of the closing visit (`HH:mm`). */
+  temps_trajet: z.string().nullable(),
 });
 export type Ticket = z.infer<typeof TicketSchema>;
 
@@ -84,13 +97,6 @@ export const InterventionSchema = z.object({
 });
 export type Intervention = z.infer<typeof InterventionSchema>;
 
-/** `GET /api/tickets` answers an array or `{ tickets }` (spec §7); the UI reads both as an array. */
-export const TicketListAnswerSchema = z
-  .union([z.array(TicketSchema), z.object({ tickets: z.array(TicketSchema) })])
-  .transform((answer) => (Array.isArray(answer) ? answer : answer.tickets));
-
-export const TicketListResponseSchema = z.object({ tickets: z.array(TicketSchema) });
-export type TicketListResponse = z.infer<typeof TicketListResponseSchema>;
 export const InterventionListResponseSchema = z.array(InterventionSchema);
 
 /**

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { parseRecorded } from '@fsm/contracts';
 import type { RecordedEvent } from '@fsm/eventstore';
 
 /**
@@ -19,7 +20,7 @@ export function domainEvent<Schema extends z.ZodType<{ type: string; data: unkno
   let bySchema = parsed.get(recorded);
   const known = bySchema?.get(schema);
   if (known !== undefined) return known as z.output<Schema>;
-  const event = schema.parse({ type: recorded.type, data: recorded.data });
+  const event = parseRecorded(schema, recorded);
   if (!bySchema) parsed.set(recorded, (bySchema = new Map()));
   bySchema.set(schema, event);
   return event;

@@ -1,5 +1,4 @@
-import { ticketQuoteState } from '@fsm/contracts';
-import type { TicketView } from '../features/tickets/api/ticket-view';
+import { ticketQuoteState, type Ticket } from '@fsm/contracts';
 import type { InterventionView } from '../features/tickets/api/ticket-view';
 
 /** Fixed UUIDs, so schema checks (GUID ids) pass and tests read well. */
@@ -25,7 +24,7 @@ export const IDS = {
   metier: '99999999-9999-4999-8999-999999999991',
 } as const;
 
-export function makeTicket(overrides: Partial<TicketView> = {}): TicketView {
+export function makeTicket(overrides: Partial<Ticket> = {}): Ticket {
   return {
     id: IDS.ticket,
     num_chrono: 'LYO-2026-0001',
@@ -68,8 +67,12 @@ export function makeTicket(overrides: Partial<TicketView> = {}): TicketView {
     nom: 'Bernard',
     email: 'julie.bernard@example.fr',
     telephone: '06 12 34 56 78',
+    agence_id: IDS.agence,
     client_id: IDS.client,
     site_id: IDS.site,
+    metier_id: IDS.metier,
+    source: 'manual',
+    temps_trajet: null,
     ...overrides,
   };
 }
@@ -106,7 +109,7 @@ export const TECHNICIANS = [
  * and `cursor` page in the given order, the first page of the open list
  * counts the chips. The cursor is the next row's index.
  */
-export function pagedTickets(all: readonly TicketView[]) {
+export function pagedTickets(all: readonly Ticket[]) {
   return (request: { query: URLSearchParams }) => {
     const q = request.query;
     const scoped = all.filter((t) => q.get('devis_attente') !== '1' || ticketQuoteState(t) === 'pending');

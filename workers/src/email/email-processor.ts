@@ -2,6 +2,7 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import type pg from 'pg';
 import {
   ReportEventSchema,
+  parseRecorded,
   reportEmailSubject,
   reportEmailText,
   reportStreamId,
@@ -78,7 +79,7 @@ async function recordFailed(deps: EmailProcessorDeps, target: SendReportEmailTar
 export async function sendReportEmailJob(deps: EmailProcessorDeps, target: SendReportEmailTarget, lastAttempt: boolean): Promise<EmailOutcome> {
   const history: Parsed[] = (await readStreamOrEmpty(deps.store, reportStreamId(target.reportId))).map((recorded) => ({
     recorded,
-    event: ReportEventSchema.parse({ type: recorded.type, data: recorded.data }),
+    event: parseRecorded(ReportEventSchema, recorded),
   }));
   const request = history.find((entry) => entry.recorded.id === target.requestEventId && entry.event.type === 'ReportEmailRequested');
   if (!request || request.event.type !== 'ReportEmailRequested') throw new UnrecoverableError(`no ReportEmailRequested ${target.requestEventId} in report ${target.reportId}`);

@@ -7,13 +7,13 @@ import {
   type ClientBody,
   type ClientEvent,
 } from '@fsm/contracts';
-import type { RecordedEvent } from '@fsm/eventstore';
 import { findAgence, hasOpenTickets } from '@fsm/projections';
 import { clientDecider } from '../../domain/client/index.js';
-import { basisOf, execute, type CommandResult } from '../execute.js';
+import { basisOf, commandHandler, type CommandResult } from '../execute.js';
 import { requireClient, type ManagementCaller } from './client-scope.js';
 
-export const toClientEvent = (recorded: RecordedEvent): ClientEvent => clientEventSchema.parse({ type: recorded.type, data: recorded.data });
+/** Runs a command on the aggregate's stream. */
+const runClientCommand = commandHandler({ decider: clientDecider, streamOf: clientStreamId, events: clientEventSchema });
 
 /** The body of POST/PUT /api/clients; non admin_plus users may leave out the agency (theirs is used, §5). */
 export type ClientFields = Omit<ClientBody, 'agence_id'> & { agence_id?: string | null | undefined };
@@ -28,15 +28,12 @@ async function agenceOf(caller: ManagementCaller, requested: string | null | und
   return agenceId;
 }
 
-export async function createClient(caller: ManagementCaller, input: { clientId: string; fields: ClientFields }): Promise<CommandResult<ClientEvent>> {
+export async function handleCreateClient(caller: ManagementCaller, input: { clientId: string; fields: ClientFields }): Promise<CommandResult<ClientEvent>> {
   const agenceId = await agenceOf(caller, input.fields.agence_id);
-  return execute(
-    caller.context,
-    clientDecider,
-    clientStreamId(input.clientId),
+  return runClientCommand(
+    caller,
+    input.clientId,
     { type: 'CreateClient', data: { clientId: input.clientId, fields: { ...input.fields, agence_id: agenceId }, createdAt: caller.now.toISOString() } },
-    caller.actor,
-    toClientEvent,
   );
 }
 
@@ -44,35 +41,29 @@ export async function createClient(caller: ManagementCaller, input: { clientId: 
  * Without an agency in the body, a client stays where it is. `version`: the
  * one the edit was made on (docs/management-domain.md, "Versions").
  */
-export async function updateClient(
+export async function handleUpdateClient(
   caller: ManagementCaller,
   input: { clientId: string; fields: ClientFields; version?: number | undefined },
 ): Promise<CommandResult<ClientEvent>> {
   const current = await requireClient(caller, input.clientId);
   const basis = basisOf(current, input.version, clientStreamId(input.clientId));
   const agenceId = await agenceOf(caller, input.fields.agence_id ?? current.agence_id);
-  return execute(
-    caller.context,
-    clientDecider,
-    clientStreamId(input.clientId),
+  return runClientCommand(
+    caller,
+    input.clientId,
     { type: 'UpdateClient', data: { clientId: input.clientId, fields: { ...input.fields, agence_id: agenceId }, updatedAt: caller.now.toISOString() } },
-    caller.actor,
-    toClientEvent,
     basis,
   );
 }
 
-export async function deleteClient(caller: ManagementCaller, input: { clientId: string; version?: number | undefined }): Promise<CommandResult<ClientEvent>> {
+export async function handleDeleteClient(caller: ManagementCaller, input: { clientId: string; version?: number | undefined }): Promise<CommandResult<ClientEvent>> {
   const current = await requireClient(caller, input.clientId);
   const basis = basisOf(current, input.version, clientStreamId(input.clientId));
   const openTickets = await hasOpenTickets(caller.db, { clientId: input.clientId });
-  return execute(
-    caller.context,
-    clientDecider,
-    clientStreamId(input.clientId),
+  return runClientCommand(
+    caller,
+    input.clientId,
     { type: 'DeleteClient', data: { clientId: input.clientId, hasOpenTickets: openTickets, deletedAt: caller.now.toISOString() } },
-    caller.actor,
-    toClientEvent,
     basis,
   );
 }

@@ -6,25 +6,20 @@ import {
   type AgenceScope,
   type ClientRow,
   type InstallationFacts,
-  type Queryable,
   type SiteFacts,
 } from '@fsm/projections';
-import type { Actor, CommandContext } from '../execute.js';
+import type { CommandCaller } from '../execute.js';
 
 /**
- * What a client-management handler needs besides its input: where to append,
- * where to read flags and scope from, who acts, and when. Routes build it from
- * the request (`callerOf`); the seed and the tests could build it by hand.
+ * A client-management handler's caller: the request's caller with the
+ * role, agency and scope that decide where a write may land. Routes build it
+ * from the request (`callerOf`).
  */
-export interface ManagementCaller {
-  context: CommandContext;
-  db: Queryable;
-  actor: Actor;
+export interface ManagementCaller extends CommandCaller {
   /** Role and agency decide where a write lands (resolveScopedAgenceId). */
   user: Pick<SessionUser, 'role' | 'agence_id'>;
   /** Agencies whose data the caller may change; anything else is "not found". */
   scope: AgenceScope;
-  now: Date;
 }
 
 /*

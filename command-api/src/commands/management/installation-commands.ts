@@ -6,33 +6,29 @@ import {
   type InstallationBody,
   type InstallationEvent,
 } from '@fsm/contracts';
-import type { RecordedEvent } from '@fsm/eventstore';
 import { findMetier, hasOpenTickets } from '@fsm/projections';
 import { installationDecider } from '../../domain/installation/index.js';
-import { basisOf, execute, type CommandResult } from '../execute.js';
+import { basisOf, commandHandler, type CommandResult } from '../execute.js';
 import { requireInstallation, requireSite, type ManagementCaller } from './client-scope.js';
 
-export const toInstallationEvent = (recorded: RecordedEvent): InstallationEvent =>
-  installationEventSchema.parse({ type: recorded.type, data: recorded.data });
+/** Runs a command on the aggregate's stream. */
+const runInstallationCommand = commandHandler({ decider: installationDecider, streamOf: installationStreamId, events: installationEventSchema });
 
 async function requireMetier(caller: ManagementCaller, metierId: string): Promise<void> {
   if (!(await findMetier(caller.db, metierId))) throw new NotFoundError(M.metierNotFound);
 }
 
 /** The site must be live and in the caller's agencies, the métier live. */
-export async function createInstallation(
+export async function handleCreateInstallation(
   caller: ManagementCaller,
   input: { installationId: string; fields: InstallationBody },
 ): Promise<CommandResult<InstallationEvent>> {
   await requireSite(caller, input.fields.site_id);
   await requireMetier(caller, input.fields.id_metier);
-  return execute(
-    caller.context,
-    installationDecider,
-    installationStreamId(input.installationId),
+  return runInstallationCommand(
+    caller,
+    input.installationId,
     { type: 'CreateInstallation', data: { installationId: input.installationId, fields: input.fields, createdAt: caller.now.toISOString() } },
-    caller.actor,
-    toInstallationEvent,
   );
 }
 
@@ -41,7 +37,7 @@ export async function createInstallation(
  * deleted since is allowed (the installation still names it), a deleted one
  * cannot be picked anew.
  */
-export async function updateInstallation(
+export async function handleUpdateInstallation(
   caller: ManagementCaller,
   input: { installationId: string; fields: InstallationBody; version?: number | undefined },
 ): Promise<CommandResult<InstallationEvent>> {
@@ -49,31 +45,25 @@ export async function updateInstallation(
   const basis = basisOf(current, input.version, installationStreamId(input.installationId));
   if (input.fields.site_id !== current.site_id) await requireSite(caller, input.fields.site_id);
   if (input.fields.id_metier !== current.id_metier) await requireMetier(caller, input.fields.id_metier);
-  return execute(
-    caller.context,
-    installationDecider,
-    installationStreamId(input.installationId),
+  return runInstallationCommand(
+    caller,
+    input.installationId,
     { type: 'UpdateInstallation', data: { installationId: input.installationId, fields: input.fields, updatedAt: caller.now.toISOString() } },
-    caller.actor,
-    toInstallationEvent,
     basis,
   );
 }
 
-export async function deleteInstallation(
+export async function handleDeleteInstallation(
   caller: ManagementCaller,
   input: { installationId: string; version?: number | undefined },
 ): Promise<CommandResult<InstallationEvent>> {
   const current = await requireInstallation(caller, input.installationId);
   const basis = basisOf(current, input.version, installationStreamId(input.installationId));
   const openTickets = await hasOpenTickets(caller.db, { installationId: input.installationId });
-  return execute(
-    caller.context,
-    installationDecider,
-    installationStreamId(input.installationId),
+  return runInstallationCommand(
+    caller,
+    input.installationId,
     { type: 'DeleteInstallation', data: { installationId: input.installationId, hasOpenTickets: openTickets, deletedAt: caller.now.toISOString() } },
-    caller.actor,
-    toInstallationEvent,
     basis,
   );
 }

@@ -7,14 +7,13 @@ import {
   type InterlocuteurBody,
   type InterlocuteurEvent,
 } from '@fsm/contracts';
-import type { RecordedEvent } from '@fsm/eventstore';
 import { findInterlocuteur, listInstallationsByClient, listSitesByClient } from '@fsm/projections';
 import { interlocuteurDecider } from '../../domain/interlocuteur/index.js';
-import { basisOf, execute, type CommandResult } from '../execute.js';
+import { basisOf, commandHandler, type CommandResult } from '../execute.js';
 import { requireClient, type ManagementCaller } from './client-scope.js';
 
-export const toInterlocuteurEvent = (recorded: RecordedEvent): InterlocuteurEvent =>
-  interlocuteurEventSchema.parse({ type: recorded.type, data: recorded.data });
+/** Runs a command on the aggregate's stream. */
+const runInterlocuteurCommand = commandHandler({ decider: interlocuteurDecider, streamOf: interlocuteurStreamId, events: interlocuteurEventSchema });
 
 /**
  * The client must be one the caller may change, and every affected site and
@@ -33,18 +32,15 @@ async function checkAffectations(caller: ManagementCaller, fields: Interlocuteur
   }
 }
 
-export async function createInterlocuteur(
+export async function handleCreateInterlocuteur(
   caller: ManagementCaller,
   input: { interlocuteurId: string; fields: InterlocuteurBody },
 ): Promise<CommandResult<InterlocuteurEvent>> {
   await checkAffectations(caller, input.fields);
-  return execute(
-    caller.context,
-    interlocuteurDecider,
-    interlocuteurStreamId(input.interlocuteurId),
+  return runInterlocuteurCommand(
+    caller,
+    input.interlocuteurId,
     { type: 'CreateInterlocuteur', data: { interlocuteurId: input.interlocuteurId, fields: input.fields, createdAt: caller.now.toISOString() } },
-    caller.actor,
-    toInterlocuteurEvent,
   );
 }
 
@@ -55,37 +51,31 @@ async function requireInterlocuteur(caller: ManagementCaller, interlocuteurId: s
 }
 
 /** The affectations in the body replace the whole set (the decider ignores their order). `version`: the one the edit was made on. */
-export async function updateInterlocuteur(
+export async function handleUpdateInterlocuteur(
   caller: ManagementCaller,
   input: { interlocuteurId: string; fields: InterlocuteurBody; version?: number | undefined },
 ): Promise<CommandResult<InterlocuteurEvent>> {
   const current = await requireInterlocuteur(caller, input.interlocuteurId);
   const basis = basisOf(current, input.version, interlocuteurStreamId(input.interlocuteurId));
   await checkAffectations(caller, input.fields);
-  return execute(
-    caller.context,
-    interlocuteurDecider,
-    interlocuteurStreamId(input.interlocuteurId),
+  return runInterlocuteurCommand(
+    caller,
+    input.interlocuteurId,
     { type: 'UpdateInterlocuteur', data: { interlocuteurId: input.interlocuteurId, fields: input.fields, updatedAt: caller.now.toISOString() } },
-    caller.actor,
-    toInterlocuteurEvent,
     basis,
   );
 }
 
-export async function deleteInterlocuteur(
+export async function handleDeleteInterlocuteur(
   caller: ManagementCaller,
   input: { interlocuteurId: string; version?: number | undefined },
 ): Promise<CommandResult<InterlocuteurEvent>> {
   const current = await requireInterlocuteur(caller, input.interlocuteurId);
   const basis = basisOf(current, input.version, interlocuteurStreamId(input.interlocuteurId));
-  return execute(
-    caller.context,
-    interlocuteurDecider,
-    interlocuteurStreamId(input.interlocuteurId),
+  return runInterlocuteurCommand(
+    caller,
+    input.interlocuteurId,
     { type: 'DeleteInterlocuteur', data: { interlocuteurId: input.interlocuteurId, deletedAt: caller.now.toISOString() } },
-    caller.actor,
-    toInterlocuteurEvent,
     basis,
   );
 }

@@ -1,10 +1,11 @@
-import { METIERS_STREAM_ID, metierEventSchema, type MetierBody, type MetierEvent, type MetierReorderBody } from '@fsm/contracts';
+import { METIERS_STREAM_ID, metierEventSchema, parseRecorded, type MetierBody, type MetierEvent, type MetierReorderBody } from '@fsm/contracts';
 import type { RecordedEvent } from '@fsm/eventstore';
 import { findMetier, isMetierUsed, listMetiers, type Queryable } from '@fsm/projections';
 import { metiersDecider } from '../../domain/metier/index.js';
-import { execute, type Actor, type CommandContext, type CommandResult, type EditBasis } from '../execute.js';
+import { commandHandler, type CommandCaller, type CommandResult, type EditBasis } from '../execute.js';
 
-export const toMetierEvent = (recorded: RecordedEvent): MetierEvent => metierEventSchema.parse({ type: recorded.type, data: recorded.data });
+/** Trades are one platform-wide catalogue: no agency scope, one stream. */
+const runMetierCommand = commandHandler({ decider: metiersDecider, streamOf: () => METIERS_STREAM_ID, events: metierEventSchema });
 
 /**
  * A trade's version is the revision of the last event of the catalogue's
@@ -14,7 +15,7 @@ export const toMetierEvent = (recorded: RecordedEvent): MetierEvent => metierEve
 export function metierVersionIn(metierId: string): (history: readonly RecordedEvent[]) => number {
   return (history) => {
     for (let index = history.length - 1; index >= 0; index--) {
-      const event = toMetierEvent(history[index]!);
+      const event = parseRecorded(metierEventSchema, history[index]!);
       const touched = event.type === 'MetiersReordered' ? event.data.items.some((item) => item.metierId === metierId) : event.data.metierId === metierId;
       if (touched) return history[index]!.revision;
     }
@@ -35,53 +36,36 @@ async function versionOrListed(db: Queryable, metierId: string, version: number 
   return version ?? (await findMetier(db, metierId))?.version;
 }
 
-/** Trades are one platform-wide catalogue: no agency scope, one stream. */
-export interface MetierCaller {
-  context: CommandContext;
-  db: Queryable;
-  actor: Actor;
-  now: Date;
-}
-
-export function createMetier(caller: MetierCaller, input: { metierId: string; fields: MetierBody }): Promise<CommandResult<MetierEvent>> {
-  return execute(
-    caller.context,
-    metiersDecider,
+export function handleCreateMetier(caller: CommandCaller, input: { metierId: string; fields: MetierBody }): Promise<CommandResult<MetierEvent>> {
+  return runMetierCommand(
+    caller,
     METIERS_STREAM_ID,
     { type: 'CreateMetier', data: { metierId: input.metierId, fields: input.fields, createdAt: caller.now.toISOString() } },
-    caller.actor,
-    toMetierEvent,
   );
 }
 
 /** Also the HO_stats toggle (§7: it uses the update call). `version`: the trade's, when the edit was made. */
-export async function updateMetier(
-  caller: MetierCaller,
+export async function handleUpdateMetier(
+  caller: CommandCaller,
   input: { metierId: string; fields: MetierBody; version?: number | undefined },
 ): Promise<CommandResult<MetierEvent>> {
   const version = await versionOrListed(caller.db, input.metierId, input.version);
-  return execute(
-    caller.context,
-    metiersDecider,
+  return runMetierCommand(
+    caller,
     METIERS_STREAM_ID,
     { type: 'UpdateMetier', data: { metierId: input.metierId, fields: input.fields, updatedAt: caller.now.toISOString() } },
-    caller.actor,
-    toMetierEvent,
     metierBasis(input.metierId, version),
   );
 }
 
 /** Refused while a live installation uses the trade (its SLA delay comes from it). */
-export async function deleteMetier(caller: MetierCaller, input: { metierId: string; version?: number | undefined }): Promise<CommandResult<MetierEvent>> {
+export async function handleDeleteMetier(caller: CommandCaller, input: { metierId: string; version?: number | undefined }): Promise<CommandResult<MetierEvent>> {
   const version = await versionOrListed(caller.db, input.metierId, input.version);
   const usedByInstallations = await isMetierUsed(caller.db, input.metierId);
-  return execute(
-    caller.context,
-    metiersDecider,
+  return runMetierCommand(
+    caller,
     METIERS_STREAM_ID,
     { type: 'DeleteMetier', data: { metierId: input.metierId, usedByInstallations, deletedAt: caller.now.toISOString() } },
-    caller.actor,
-    toMetierEvent,
     metierBasis(input.metierId, version),
   );
 }
@@ -91,15 +75,12 @@ export async function deleteMetier(caller: MetierCaller, input: { metierId: stri
  * must still be at it, or the new order is refused (409) rather than undoing
  * an edit or a reorder made meanwhile.
  */
-export async function reorderMetiers(caller: MetierCaller, input: { items: MetierReorderBody }): Promise<CommandResult<MetierEvent>> {
+export async function handleReorderMetiers(caller: CommandCaller, input: { items: MetierReorderBody }): Promise<CommandResult<MetierEvent>> {
   const listed = new Map((await listMetiers(caller.db)).map((metier) => [metier.id, metier.version]));
-  return execute(
-    caller.context,
-    metiersDecider,
+  return runMetierCommand(
+    caller,
     METIERS_STREAM_ID,
     { type: 'ReorderMetiers', data: { items: input.items.map(({ id, ordre }) => ({ id, ordre })), reorderedAt: caller.now.toISOString() } },
-    caller.actor,
-    toMetierEvent,
     input.items.flatMap((item) => metierBasis(item.id, item.version ?? listed.get(item.id))),
   );
 }

@@ -8,13 +8,13 @@ import {
   type QrCode,
   type QrCodeEvent,
 } from '@fsm/contracts';
-import type { RecordedEvent } from '@fsm/eventstore';
 import { findQrCode, type QrCodeFacts } from '@fsm/projections';
 import { qrCodeDecider } from '../../domain/qrcode/index.js';
-import { basisOf, execute, type CommandResult } from '../execute.js';
+import { basisOf, commandHandler, type CommandResult } from '../execute.js';
 import { requireInstallation, type ManagementCaller } from './client-scope.js';
 
-export const toQrCodeEvent = (recorded: RecordedEvent): QrCodeEvent => qrCodeEventSchema.parse({ type: recorded.type, data: recorded.data });
+/** Runs a command on the aggregate's stream. */
+const runQrCodeCommand = commandHandler({ decider: qrCodeDecider, streamOf: qrCodeStreamId, events: qrCodeEventSchema });
 
 /**
  * 24 random bytes, URL-safe (32 characters, QR_CODE_KEY_PATTERN): the key is
@@ -33,7 +33,7 @@ const BATCH_PARALLELISM = 10;
  * it: the caller's agency, or the one admin_plus picked). Answers the codes in
  * the order generated.
  */
-export async function generateQrCodes(caller: ManagementCaller, input: { count: number; agenceId: string; publicUrl: string }): Promise<QrCode[]> {
+export async function handleGenerateQrCodes(caller: ManagementCaller, input: { count: number; agenceId: string; publicUrl: string }): Promise<QrCode[]> {
   const batchId = caller.context.newId();
   const generatedAt = caller.now.toISOString();
   const codes: QrCode[] = Array.from({ length: input.count }, () => {
@@ -43,13 +43,10 @@ export async function generateQrCodes(caller: ManagementCaller, input: { count: 
   for (let start = 0; start < codes.length; start += BATCH_PARALLELISM) {
     await Promise.all(
       codes.slice(start, start + BATCH_PARALLELISM).map((code) =>
-        execute(
-          caller.context,
-          qrCodeDecider,
-          qrCodeStreamId(code.id),
+        runQrCodeCommand(
+          caller,
+          code.id,
           { type: 'GenerateQrCode', data: { qrCodeId: code.id, batchId, agenceId: input.agenceId, qr_key: code.qr_key, url: code.url, generatedAt } },
-          caller.actor,
-          toQrCodeEvent,
         ),
       ),
     );
@@ -67,38 +64,32 @@ export async function requireQrCode(caller: Pick<ManagementCaller, 'db' | 'scope
  * The installation must be live and in the caller's agencies; the decider
  * refuses another agency's code. `version`: the code's, as the modal listed it.
  */
-export async function assignQrCode(
+export async function handleAssignQrCode(
   caller: ManagementCaller,
   input: { qrCodeId: string; installationId: string; version?: number | undefined },
 ): Promise<CommandResult<QrCodeEvent>> {
   const code = await requireQrCode(caller, input.qrCodeId);
   const basis = basisOf(code, input.version, qrCodeStreamId(input.qrCodeId));
   const installation = await requireInstallation(caller, input.installationId);
-  return execute(
-    caller.context,
-    qrCodeDecider,
-    qrCodeStreamId(input.qrCodeId),
+  return runQrCodeCommand(
+    caller,
+    input.qrCodeId,
     {
       type: 'AssignQrCode',
       data: { qrCodeId: input.qrCodeId, installationId: installation.id, installationAgenceId: installation.agence_id, assignedAt: caller.now.toISOString() },
     },
-    caller.actor,
-    toQrCodeEvent,
     basis,
   );
 }
 
 /** With its version, a code that was moved to another installation meanwhile is not taken off that one. */
-export async function unassignQrCode(caller: ManagementCaller, input: { qrCodeId: string; version?: number | undefined }): Promise<CommandResult<QrCodeEvent>> {
+export async function handleUnassignQrCode(caller: ManagementCaller, input: { qrCodeId: string; version?: number | undefined }): Promise<CommandResult<QrCodeEvent>> {
   const code = await requireQrCode(caller, input.qrCodeId);
   const basis = basisOf(code, input.version, qrCodeStreamId(input.qrCodeId));
-  return execute(
-    caller.context,
-    qrCodeDecider,
-    qrCodeStreamId(input.qrCodeId),
+  return runQrCodeCommand(
+    caller,
+    input.qrCodeId,
     { type: 'UnassignQrCode', data: { qrCodeId: input.qrCodeId, unassignedAt: caller.now.toISOString() } },
-    caller.actor,
-    toQrCodeEvent,
     basis,
   );
 }

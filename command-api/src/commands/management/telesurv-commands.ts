@@ -1,8 +1,7 @@
-import { ForbiddenError, MANAGEMENT_MESSAGES as M, ValidationError, userStreamId } from '@fsm/contracts';
-import { listAgences, type AgenceScope, type Queryable } from '@fsm/projections';
-import { userDecider } from '../../domain/user/index.js';
-import { execute, type Actor, type CommandContext, type EditBasis } from '../execute.js';
-import { toUserEvent } from '../user-commands.js';
+import { ForbiddenError, MANAGEMENT_MESSAGES as M, ValidationError } from '@fsm/contracts';
+import { listAgences, type AgenceScope } from '@fsm/projections';
+import type { CommandCaller, EditBasis } from '../execute.js';
+import { runUserCommand } from '../user-commands.js';
 
 export const OWN_AGENCE_ONLY = 'Vous ne pouvez agir que sur votre propre agence.';
 
@@ -18,13 +17,11 @@ export const OWN_AGENCE_ONLY = 'Vous ne pouvez agir que sur votre propre agence.
  * `current` is the account at `basis`'s version, and the save lands on that
  * version or not at all (else a concurrent change of those would be undone).
  */
-export async function setTelesurvAgences(
-  context: CommandContext,
-  db: Queryable,
-  actor: Actor,
-  input: { userId: string; agences: readonly string[]; current: readonly string[]; scope: AgenceScope; at: Date; basis: EditBasis },
+export async function handleSetTelesurvAgences(
+  caller: CommandCaller,
+  input: { userId: string; agences: readonly string[]; current: readonly string[]; scope: AgenceScope; basis: EditBasis },
 ) {
-  const live = new Set((await listAgences(db, 'all')).map((agence) => agence.id));
+  const live = new Set((await listAgences(caller.db, 'all')).map((agence) => agence.id));
   if (input.agences.some((id) => !live.has(id))) throw new ValidationError(M.telesurvAgenceInvalid);
   let agences = [...input.agences];
   if (input.scope !== 'all') {
@@ -32,13 +29,10 @@ export async function setTelesurvAgences(
     if (agences.some((id) => !scope.includes(id))) throw new ForbiddenError(OWN_AGENCE_ONLY);
     agences = [...input.current.filter((id) => !scope.includes(id)), ...agences];
   }
-  return execute(
-    context,
-    userDecider,
-    userStreamId(input.userId),
-    { type: 'SetTelesurvAgences', data: { userId: input.userId, agences, updatedAt: input.at.toISOString() } },
-    actor,
-    toUserEvent,
+  return runUserCommand(
+    caller,
+    input.userId,
+    { type: 'SetTelesurvAgences', data: { userId: input.userId, agences, updatedAt: caller.now.toISOString() } },
     input.basis,
   );
 }

@@ -1,15 +1,10 @@
-import { templateEventSchema, templateStreamId, type TemplateBodyInput, type TemplateEvent } from '@fsm/contracts';
-import type { RecordedEvent } from '@fsm/eventstore';
-import { isTemplateAssigned, type Queryable } from '@fsm/projections';
-import { templateDecider, type TemplateCommand } from '../../domain/template/index.js';
-import { execute, type Actor, type CommandContext, type CommandResult, type EditBasis } from '../execute.js';
+import { templateEventSchema, templateStreamId, type TemplateBodyInput } from '@fsm/contracts';
+import { isTemplateAssigned } from '@fsm/projections';
+import { templateDecider } from '../../domain/template/index.js';
+import { commandHandler, type CommandCaller, type EditBasis } from '../execute.js';
 import { sanitizeTemplateCss, sanitizeTemplateHtml } from './template-sanitizer.js';
 
-export const toTemplateEvent = (recorded: RecordedEvent): TemplateEvent => templateEventSchema.parse({ type: recorded.type, data: recorded.data });
-
-function run(context: CommandContext, actor: Actor, templateId: string, command: TemplateCommand, basis?: EditBasis): Promise<CommandResult<TemplateEvent>> {
-  return execute(context, templateDecider, templateStreamId(templateId), command, actor, toTemplateEvent, basis);
-}
+const runTemplateCommand = commandHandler({ decider: templateDecider, streamOf: templateStreamId, events: templateEventSchema });
 
 /**
  * What the events keep: the HTML and CSS once sanitised. Content that is only
@@ -23,37 +18,31 @@ export function sanitizedTemplateFields(fields: TemplateBodyInput, publicUrl: st
   };
 }
 
-export function createTemplate(context: CommandContext, actor: Actor, input: { templateId: string; fields: TemplateBodyInput; publicUrl: string; at: Date }) {
-  return run(context, actor, input.templateId, {
+export function handleCreateTemplate(caller: CommandCaller, input: { templateId: string; fields: TemplateBodyInput; publicUrl: string }) {
+  return runTemplateCommand(caller, input.templateId, {
     type: 'CreateTemplate',
-    data: { templateId: input.templateId, fields: sanitizedTemplateFields(input.fields, input.publicUrl), createdAt: input.at.toISOString() },
+    data: { templateId: input.templateId, fields: sanitizedTemplateFields(input.fields, input.publicUrl), createdAt: caller.now.toISOString() },
   });
 }
 
-export function updateTemplate(
-  context: CommandContext,
-  actor: Actor,
-  input: { templateId: string; fields: TemplateBodyInput; publicUrl: string; at: Date; basis: EditBasis },
-) {
-  return run(
-    context,
-    actor,
+export function handleUpdateTemplate(caller: CommandCaller, input: { templateId: string; fields: TemplateBodyInput; publicUrl: string; basis: EditBasis }) {
+  return runTemplateCommand(
+    caller,
     input.templateId,
     {
       type: 'UpdateTemplate',
-      data: { templateId: input.templateId, fields: sanitizedTemplateFields(input.fields, input.publicUrl), updatedAt: input.at.toISOString() },
+      data: { templateId: input.templateId, fields: sanitizedTemplateFields(input.fields, input.publicUrl), updatedAt: caller.now.toISOString() },
     },
     input.basis,
   );
 }
 
-export async function deleteTemplate(context: CommandContext, db: Queryable, actor: Actor, input: { templateId: string; at: Date; basis: EditBasis }) {
-  const isAssignedToAgence = await isTemplateAssigned(db, input.templateId);
-  return run(
-    context,
-    actor,
+export async function handleDeleteTemplate(caller: CommandCaller, input: { templateId: string; basis: EditBasis }) {
+  const isAssignedToAgence = await isTemplateAssigned(caller.db, input.templateId);
+  return runTemplateCommand(
+    caller,
     input.templateId,
-    { type: 'DeleteTemplate', data: { templateId: input.templateId, isAssignedToAgence, deletedAt: input.at.toISOString() } },
+    { type: 'DeleteTemplate', data: { templateId: input.templateId, isAssignedToAgence, deletedAt: caller.now.toISOString() } },
     input.basis,
   );
 }

@@ -1,6 +1,6 @@
-import { ChronoAllocatedSchema, chronoStreamId, formatNumChrono } from '@fsm/contracts';
+import { ChronoAllocatedSchema, chronoStreamId, formatNumChrono, parseRecorded } from '@fsm/contracts';
 import { ConcurrencyError, StreamNotFoundError, type EventStore, type RecordedEvent } from '@fsm/eventstore';
-import type { Actor } from '../execute.js';
+import type { CommandCaller } from '../execute.js';
 
 /**
  * Draws the next `num_chrono` of an (agency code, year) counter: reads the
@@ -32,17 +32,18 @@ async function lastAllocation(store: EventStore, stream: string): Promise<Record
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function allocateNumChrono(store: EventStore, newId: () => string, actor: Actor, request: ChronoRequest): Promise<string> {
+export async function allocateNumChrono(caller: Pick<CommandCaller, 'context' | 'actor'>, request: ChronoRequest): Promise<string> {
+  const { context, actor } = caller;
   const stream = chronoStreamId(request.agencyCode, request.year);
   for (let attempt = 1; ; attempt++) {
-    const last = await lastAllocation(store, stream);
-    const seq = last === null ? 1 : ChronoAllocatedSchema.parse({ type: last.type, data: last.data }).data.seq + 1;
+    const last = await lastAllocation(context.store, stream);
+    const seq = last === null ? 1 : parseRecorded(ChronoAllocatedSchema, last).data.seq + 1;
     try {
-      await store.appendToStream(
+      await context.store.appendToStream(
         stream,
         [
           {
-            id: newId(),
+            id: context.newId(),
             type: 'ChronoAllocated',
             data: { seq, ticketId: request.ticketId },
             metadata: { userId: actor.userId, userName: actor.userName, correlationId: actor.correlationId, causationId: null },

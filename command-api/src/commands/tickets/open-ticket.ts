@@ -6,19 +6,16 @@ import {
   isUrgentTicket,
   ticketAgencyCode,
   ticketLocalYear,
-  ticketStreamId,
   type TicketPerson,
   type TicketRequester,
   type TicketSource,
 } from '@fsm/contracts';
 import { findAgenceHoraires, findInstallation, type AgenceScope } from '@fsm/projections';
-import type { AppDeps } from '../../app-deps.js';
-import { requireRegistrationTime, ticketDecider, type OpenTicket } from '../../domain/ticket/index.js';
+import { requireRegistrationTime, type OpenTicket } from '../../domain/ticket/index.js';
 import { storePhoto } from '../../files/uploads.js';
-import { commandContext } from '../command-context.js';
-import { execute, type Actor } from '../execute.js';
+import type { FileCaller } from '../command-context.js';
 import { allocateNumChrono } from './num-chrono-allocation.js';
-import { resolveTechnicien, toTicketEvent } from './ticket-command-support.js';
+import { resolveTechnicien, runTicketCommand } from './ticket-command-support.js';
 
 export interface OpenTicketInput {
   source: TicketSource;
@@ -58,17 +55,17 @@ export interface OpenedTicket {
  * Everything that can refuse the request (scope, technician, photo) is checked
  * before a number is drawn, so a refused request costs no `num_chrono`.
  */
-export async function openTicket(deps: AppDeps, actor: Actor, input: OpenTicketInput): Promise<OpenedTicket> {
-  const now = deps.clock().toISOString();
+export async function handleOpenTicket(caller: FileCaller, input: OpenTicketInput): Promise<OpenedTicket> {
+  const now = caller.now.toISOString();
   // The decider's rule, applied before anything is looked up, drawn or stored.
   if (input.openedAt !== null) requireRegistrationTime(input.openedAt, now);
-  const installation = await findInstallation(deps.pool, input.installationId, input.scope);
+  const installation = await findInstallation(caller.db, input.installationId, input.scope);
   if (!installation) throw new NotFoundError(MANAGEMENT_MESSAGES.installationNotFound);
-  const technicien = input.technicienId === null ? null : await resolveTechnicien(deps.pool, input.technicienId, installation.agence_id);
-  const photo = input.photo === null ? null : await storePhoto(deps.blobs, input.photo);
+  const technicien = input.technicienId === null ? null : await resolveTechnicien(caller.db, input.technicienId, installation.agence_id);
+  const photo = input.photo === null ? null : await storePhoto(caller.blobs, input.photo);
 
   const openedAt = input.openedAt ?? now;
-  const horaires = await findAgenceHoraires(deps.pool, installation.agence_id);
+  const horaires = await findAgenceHoraires(caller.db, installation.agence_id);
   const urgent = input.urgentFlag || isUrgentTicket({ astreinte: installation.astreinte, openedAt, horaires });
   // The installation's delay, else its métier's; the contracts require one on
   // every installation, the fallback keeps older data readable. One saved
@@ -78,8 +75,8 @@ export async function openTicket(deps: AppDeps, actor: Actor, input: OpenTicketI
   const configured = installation.delai ?? installation.metier_delai_inter ?? null;
   const delai = configured === null ? null : Math.min(configured, TICKET_DELAI_MAX_HOURS);
 
-  const ticketId = deps.newId();
-  const numChrono = await allocateNumChrono(deps.store, deps.newId, actor, {
+  const ticketId = caller.context.newId();
+  const numChrono = await allocateNumChrono(caller, {
     agencyCode: ticketAgencyCode(installation.agence_nom ?? ''),
     year: ticketLocalYear(openedAt),
     ticketId,
@@ -113,6 +110,6 @@ export async function openTicket(deps: AppDeps, actor: Actor, input: OpenTicketI
       now,
     },
   };
-  await execute(commandContext(deps), ticketDecider, ticketStreamId(ticketId), command, actor, toTicketEvent);
+  await runTicketCommand(caller, ticketId, command);
   return { ticketId, numChrono };
 }

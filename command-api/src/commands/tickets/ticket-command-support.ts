@@ -1,9 +1,10 @@
-import { TicketEventSchema, ValidationError, type TicketEvent, type TicketPerson } from '@fsm/contracts';
-import type { RecordedEvent } from '@fsm/eventstore';
+import { TicketEventSchema, ValidationError, ticketStreamId, type TicketPerson } from '@fsm/contracts';
 import { findUserById, type Queryable } from '@fsm/projections';
+import { ticketDecider } from '../../domain/ticket/index.js';
+import { commandHandler } from '../execute.js';
 
-/** Parses a recorded event of a ticket stream (the one place an upcaster would go). */
-export const toTicketEvent = (recorded: RecordedEvent): TicketEvent => TicketEventSchema.parse({ type: recorded.type, data: recorded.data });
+/** Runs a command on a ticket's stream. */
+export const runTicketCommand = commandHandler({ decider: ticketDecider, streamOf: ticketStreamId, events: TicketEventSchema });
 
 /** Not in the spec: the technician picked does not work for the ticket's agency (or is not staff). */
 export const TECHNICIEN_NOT_IN_AGENCE = 'Ce technicien n’appartient pas à l’agence du ticket.';

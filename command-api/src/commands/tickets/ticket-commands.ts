@@ -1,16 +1,15 @@
-import { TICKET_MESSAGES as M, ticketStreamId, type TicketVisitBody, type ValidateQuoteBody } from '@fsm/contracts';
-import type { AppDeps } from '../../app-deps.js';
-import { requireVisitTimes, ticketDecider, type TicketCommand, type TicketVisitInput } from '../../domain/ticket/index.js';
+import { TICKET_MESSAGES as M, type TicketVisitBody, type ValidateQuoteBody } from '@fsm/contracts';
+import { requireVisitTimes, type TicketVisitInput } from '../../domain/ticket/index.js';
 import { signatureBytes } from '../../files/uploads.js';
-import { commandContext } from '../command-context.js';
-import { execute, type Actor } from '../execute.js';
-import { resolveTechnicien, toTicketEvent } from './ticket-command-support.js';
+import type { FileCaller } from '../command-context.js';
+import type { CommandCaller } from '../execute.js';
+import { resolveTechnicien, runTicketCommand } from './ticket-command-support.js';
 
 /**
  * Handlers of the commands on an existing ticket. The route has already
  * parsed the body (zod, contracts) and checked the caller's role and the
  * ticket's scope; here: resolve what the command needs from the read models
- * and the file store, then load → fold → decide → append (`execute`), which
+ * and the file store, then load → fold → decide → append (`runTicketCommand`), which
  * also waits for the read models so the route can re-read the ticket.
  */
 
@@ -23,14 +22,10 @@ export interface TicketRef {
   statut: string;
 }
 
-function run(deps: AppDeps, actor: Actor, ticketId: string, command: TicketCommand) {
-  return execute(commandContext(deps), ticketDecider, ticketStreamId(ticketId), command, actor, toTicketEvent);
-}
-
 /** PATCH /api/tickets/{id} `{ statut: 'en_cours', technicien_id }`. */
-export async function takeTicketInCharge(deps: AppDeps, actor: Actor, ticket: TicketRef, technicienId: string) {
-  const technicien = await resolveTechnicien(deps.pool, technicienId, ticket.agence_id);
-  return run(deps, actor, ticket.id, { type: 'TakeTicketInCharge', data: { technicien, takenAt: deps.clock().toISOString() } });
+export async function handleTakeTicketInCharge(caller: CommandCaller, input: { ticket: TicketRef; technicienId: string }) {
+  const technicien = await resolveTechnicien(caller.db, input.technicienId, input.ticket.agence_id);
+  return runTicketCommand(caller, input.ticket.id, { type: 'TakeTicketInCharge', data: { technicien, takenAt: caller.now.toISOString() } });
 }
 
 /**
@@ -44,15 +39,15 @@ export async function takeTicketInCharge(deps: AppDeps, actor: Actor, ticket: Ti
  * a refused visit leaves no file behind; only on a ticket a visit fits, so
  * that any other still answers the decider's 409 first.
  */
-async function visitInput(deps: AppDeps, ticket: TicketRef, body: TicketVisitBody): Promise<TicketVisitInput> {
-  const now = deps.clock().toISOString();
+async function visitInput(caller: FileCaller, ticket: TicketRef, body: TicketVisitBody): Promise<TicketVisitInput> {
+  const now = caller.now.toISOString();
   const closedAt = body.date_cloture ?? now;
   const arriveAt = body.arrive_at ?? closedAt;
   if (ticket.statut === 'en_cours' || ticket.statut === 'intervention') requireVisitTimes({ arriveAt, closedAt }, ticket.created_at, now);
-  const technicien = body.technicien_id === undefined ? null : await resolveTechnicien(deps.pool, body.technicien_id, ticket.agence_id);
+  const technicien = body.technicien_id === undefined ? null : await resolveTechnicien(caller.db, body.technicien_id, ticket.agence_id);
   const clientBytes = await signatureBytes(body.signature_client, M.invalidSignature);
   const technicienBytes = await signatureBytes(body.signature_technicien, M.invalidSignature);
-  const [signatureClient, signatureTechnicien] = await Promise.all([deps.blobs.put(clientBytes, 'png'), deps.blobs.put(technicienBytes, 'png')]);
+  const [signatureClient, signatureTechnicien] = await Promise.all([caller.blobs.put(clientBytes, 'png'), caller.blobs.put(technicienBytes, 'png')]);
   return {
     constatTech: body.constat_tech,
     remarqueTech: body.remarque_tech,
@@ -72,26 +67,28 @@ async function visitInput(deps: AppDeps, ticket: TicketRef, body: TicketVisitBod
 }
 
 /** PATCH /api/tickets/{id}/close. */
-export async function closeTicket(deps: AppDeps, actor: Actor, ticket: TicketRef, body: TicketVisitBody) {
-  return run(deps, actor, ticket.id, { type: 'CloseTicket', data: await visitInput(deps, ticket, body) });
+export async function handleCloseTicket(caller: FileCaller, input: { ticket: TicketRef; body: TicketVisitBody }) {
+  return runTicketCommand(caller, input.ticket.id, { type: 'CloseTicket', data: await visitInput(caller, input.ticket, input.body) });
 }
 
 /** POST /api/tickets/{id}/intervention: a visit that does not settle the ticket (status `intervention`). */
-export async function recordReintervention(deps: AppDeps, actor: Actor, ticket: TicketRef, body: TicketVisitBody) {
-  const interventionId = deps.newId();
-  const result = await run(deps, actor, ticket.id, { type: 'RecordReintervention', data: { ...(await visitInput(deps, ticket, body)), interventionId } });
+export async function handleRecordReintervention(caller: FileCaller, input: { ticket: TicketRef; body: TicketVisitBody }) {
+  const interventionId = caller.context.newId();
+  const data = { ...(await visitInput(caller, input.ticket, input.body)), interventionId };
+  const result = await runTicketCommand(caller, input.ticket.id, { type: 'RecordReintervention', data });
   return { ...result, interventionId };
 }
 
 /** PATCH /api/tickets/{id} `{ nom_rapport }` (interventionId null) and PATCH .../interventions/{interventionId}. */
-export async function attachReport(deps: AppDeps, actor: Actor, ticket: TicketRef, nomRapport: string, interventionId: string | null) {
-  return run(deps, actor, ticket.id, { type: 'AttachReport', data: { nomRapport, interventionId } });
+export async function handleAttachReport(caller: CommandCaller, input: { ticket: TicketRef; nomRapport: string; interventionId: string | null }) {
+  return runTicketCommand(caller, input.ticket.id, { type: 'AttachReport', data: { nomRapport: input.nomRapport, interventionId: input.interventionId } });
 }
 
 /** PATCH /api/tickets/{id}/update. */
-export async function validateQuote(deps: AppDeps, actor: Actor, ticket: TicketRef, body: ValidateQuoteBody) {
-  return run(deps, actor, ticket.id, {
+export async function handleValidateQuote(caller: CommandCaller, input: { ticket: TicketRef; body: ValidateQuoteBody }) {
+  const { body } = input;
+  return runTicketCommand(caller, input.ticket.id, {
     type: 'ValidateQuote',
-    data: { numeroDevis: body.numero_devis, dateEnregistrementDevis: body.date_enregistrement_devis ?? null, validatedAt: deps.clock().toISOString() },
+    data: { numeroDevis: body.numero_devis, dateEnregistrementDevis: body.date_enregistrement_devis ?? null, validatedAt: caller.now.toISOString() },
   });
 }

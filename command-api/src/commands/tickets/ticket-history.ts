@@ -1,8 +1,7 @@
-import { NotFoundError, ticketStreamId, type TicketEvent } from '@fsm/contracts';
+import { NotFoundError, TicketEventSchema, parseRecorded, ticketStreamId, type TicketEvent } from '@fsm/contracts';
 import type { EventStore, RecordedEvent } from '@fsm/eventstore';
 import { evolve, initialState, type TicketState } from '../../domain/ticket/index.js';
 import { readStreamOrEmpty } from '../execute.js';
-import { toTicketEvent } from './ticket-command-support.js';
 
 /**
  * The audit history of a ticket (GET /api/tickets/{id}/history): its events in
@@ -51,7 +50,7 @@ function historyEntry(recorded: RecordedEvent, event: TicketEvent): TicketHistor
 
 /** Pure: the entries and, with `at`, the folded state after that revision. */
 export function ticketHistoryOf(ticketId: string, recorded: readonly RecordedEvent[], at: number | undefined): TicketHistory {
-  const events = recorded.map((entry) => ({ recorded: entry, event: toTicketEvent(entry) }));
+  const events = recorded.map((entry) => ({ recorded: entry, event: parseRecorded(TicketEventSchema, entry) }));
   const history: TicketHistory = { ticket_id: ticketId, events: events.map(({ recorded: r, event }) => historyEntry(r, event)) };
   if (at === undefined) return history;
   const upTo = events.filter(({ recorded: r }) => r.revision <= at);

@@ -1,37 +1,31 @@
 import { createReadStream } from 'node:fs';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  CALENDAR_TIME_ZONE,
   EXPORT_MESSAGES,
-  ExportCompletedDataSchema,
   ExportDownloadQuerySchema,
   ExportIdParamsSchema,
   ExportRequestBodySchema,
-  ExportRequestedDataSchema,
   ExportStatusResponseSchema,
   IllegalStateError,
   MANAGEMENT_MESSAGES,
   NotFoundError,
-  defaultStatsWindow,
   exportDownloadPath,
   exportStatusPath,
-  exportStreamId,
-  qrCodesCsvFileName,
   resolveScopedAgenceId,
-  statsCsvFileName,
-  type ExportCompletedData,
   type ExportRequestedData,
   type ExportStatusResponse,
 } from '@fsm/contracts';
-import { isBlobRef, type NewEvent, type RecordedEvent } from '@fsm/eventstore';
+import { isBlobRef } from '@fsm/eventstore';
 import { findAgence } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
 import { downloadLink, downloaderOf } from '../../auth/download-links.js';
 import { principalOf, requirePermission, type Principal } from '../../auth/principal.js';
-import { readStreamOrEmpty } from '../../commands/execute.js';
+import { commandCaller } from '../../commands/command-context.js';
+import { handleRequestExport, loadExport, type ExportTarget } from '../../commands/exports/export-commands.js';
 import { actorOf } from '../actor.js';
 import { statsScopeOf } from '../stats/stats-scope.js';
+import { findExportProgress } from './export-progress-query.js';
 
 /*
  * CSV exports produced by the workers (issue 5 item 6, docs/exports.md). The
@@ -53,11 +47,6 @@ import { statsScopeOf } from '../stats/stats-scope.js';
  * its body is parsed.
  */
 
-/** yyyy-MM-dd in Paris, for the QR export's file name (as POST /api/qrcodes/export). */
-function parisDay(now: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: CALENDAR_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-}
-
 /** The QR pool the caller may export, as POST /api/qrcodes/export resolves it. */
 async function qrPoolOf(deps: AppDeps, principal: Principal, requested: string | undefined): Promise<string> {
   requirePermission(principal, 'qrcodes.manage');
@@ -78,32 +67,8 @@ function requireAccess(principal: Principal, request: ExportRequestedData): void
   if (principal.role !== 'admin_plus' && request.scope[0] !== principal.agence_id) throw new NotFoundError(EXPORT_MESSAGES.notFound);
 }
 
-interface ExportState {
-  request: ExportRequestedData;
-  completed: ExportCompletedData | null;
-  failed: boolean;
-}
-
-async function loadExport(deps: AppDeps, exportId: string): Promise<ExportState> {
-  const history: RecordedEvent[] = await readStreamOrEmpty(deps.store, exportStreamId(exportId));
-  const parsed = ExportRequestedDataSchema.safeParse(history.find((event) => event.type === 'ExportRequested')?.data);
-  if (!parsed.success) throw new NotFoundError(EXPORT_MESSAGES.notFound);
-  const done = history.find((event) => event.type === 'ExportCompleted');
-  const completed = done ? ExportCompletedDataSchema.parse(done.data) : null;
-  return { request: parsed.data, completed, failed: !completed && history.some((event) => event.type === 'ExportFailed') };
-}
-
-/** What the running job last wrote (jobs.export_progress, created by the workers); null before it starts. */
-async function progressOf(deps: AppDeps, exportId: string): Promise<{ progress: number; rows: number } | null> {
-  try {
-    const { rows } = await deps.pool.query<{ progress: number; rows: number }>('SELECT progress, rows FROM jobs.export_progress WHERE export_id = $1', [exportId]);
-    return rows[0] ?? null;
-  } catch (error) {
-    // No worker has ever started on this database: nothing runs.
-    if ((error as { code?: string }).code === '42P01' || (error as { code?: string }).code === '3F000') return null;
-    throw error;
-  }
-}
+/** An export as its stream tells it (commands/exports). */
+type ExportState = Awaited<ReturnType<typeof loadExport>>;
 
 /** The status `principal` reads; once done, its link carries a download token bound to this export. */
 async function statusOf(deps: AppDeps, exportId: string, state: ExportState, principal: Principal): Promise<ExportStatusResponse> {
@@ -113,14 +78,9 @@ async function statusOf(deps: AppDeps, exportId: string, state: ExportState, pri
     return { ...base, status: 'done', progress: 100, rows: state.completed.rows, downloadUrl: await downloadLink(deps.tokens, principal.id, path, path), error: null };
   }
   if (state.failed) return { ...base, status: 'failed', progress: 0, rows: 0, downloadUrl: null, error: EXPORT_MESSAGES.failed };
-  const running = await progressOf(deps, exportId);
+  const running = await findExportProgress(deps.pool, exportId);
   if (!running) return { ...base, status: 'pending', progress: 0, rows: 0, downloadUrl: null, error: null };
   return { ...base, status: 'running', progress: Math.min(99, running.progress), rows: running.rows, downloadUrl: null, error: null };
-}
-
-function metadataOf(request: FastifyRequest): NewEvent['metadata'] {
-  const actor = actorOf(request);
-  return { userId: actor.userId, userName: actor.userName, correlationId: actor.correlationId, causationId: null };
 }
 
 export async function exportRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
@@ -130,35 +90,19 @@ export async function exportRoutes(app: FastifyInstance, deps: AppDeps): Promise
 
     routes.post('/api/exports', { schema: { body: ExportRequestBodySchema, response: { 202: ExportStatusResponseSchema } } }, async (request, reply) => {
       const principal = principalOf(request);
-      const now = deps.clock();
-      const exportId = deps.newId();
-      const common = { exportId, asOf: now.toISOString(), requestedBy: principal.id, requestedAt: now.toISOString() };
-      let data: ExportRequestedData;
-      if (request.body.kind === 'stats-tickets') {
-        const query = request.body.filters ?? {};
-        const scope = statsScopeOf(principal, query.agence_id);
-        const window = defaultStatsWindow(now);
-        data = {
-          ...common,
-          kind: 'stats-tickets',
-          scope: scope === 'all' ? 'all' : [...scope],
-          filters: { from: query.from ?? window.from, to: query.to ?? window.to, ...(query.metier_id ? { metier_id: query.metier_id } : {}) },
-          filename: statsCsvFileName(now),
-        };
-      } else {
-        const agenceId = await qrPoolOf(deps, principal, request.body.filters?.agence_id);
-        data = { ...common, kind: 'qrcodes', scope: [agenceId], filters: {}, filename: qrCodesCsvFileName(parisDay(now)) };
-      }
-      // The export's id is its request event's id: the job id derives from it.
-      await deps.store.appendToStream(exportStreamId(exportId), [{ id: exportId, type: 'ExportRequested', data, metadata: metadataOf(request) }], {
-        expectedRevision: 'no_stream',
-      });
-      const status = await statusOf(deps, exportId, { request: data, completed: null, failed: false }, principal);
+      const body = request.body;
+      const target: ExportTarget =
+        body.kind === 'stats-tickets'
+          ? { kind: 'stats-tickets', scope: statsScopeOf(principal, body.filters?.agence_id), filters: body.filters ?? {} }
+          : { kind: 'qrcodes', agenceId: await qrPoolOf(deps, principal, body.filters?.agence_id) };
+      const data: ExportRequestedData = await handleRequestExport(commandCaller(deps, actorOf(request)), { target, requestedBy: principal.id });
+      const { exportId } = data;
+      const status = await statusOf(deps, exportId, { status: 'requested', request: data, completed: null, failed: false }, principal);
       return reply.status(202).header('location', exportStatusPath(exportId)).send(status);
     });
 
     routes.get('/api/exports/:id', { schema: { params: ExportIdParamsSchema, response: { 200: ExportStatusResponseSchema } } }, async (request, reply) => {
-      const state = await loadExport(deps, request.params.id);
+      const state = await loadExport(deps.store, request.params.id);
       const principal = principalOf(request);
       requireAccess(principal, state.request);
       return reply.header('cache-control', 'no-store').send(await statusOf(deps, request.params.id, state, principal));
@@ -171,7 +115,7 @@ export async function exportRoutes(app: FastifyInstance, deps: AppDeps): Promise
     { schema: { params: ExportIdParamsSchema, querystring: ExportDownloadQuerySchema } },
     async (request, reply) => {
       const principal = await downloaderOf(deps, request.query.token, request.headers.authorization, exportDownloadPath(request.params.id));
-      const state = await loadExport(deps, request.params.id);
+      const state = await loadExport(deps.store, request.params.id);
       requireAccess(principal, state.request);
       if (!state.completed) throw new IllegalStateError(state.failed ? EXPORT_MESSAGES.failed : EXPORT_MESSAGES.notReady);
       const { blobRef, filename } = state.completed;

@@ -21,9 +21,9 @@ import {
 import { findAgence, findAgenceHoraires, listAgences, type AgenceRow } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
 import { inScope, principalOf, scopeOf, type Principal } from '../../auth/principal.js';
-import { commandContext } from '../../commands/command-context.js';
+import { commandCaller } from '../../commands/command-context.js';
 import { basisOf } from '../../commands/execute.js';
-import { createAgence, deleteAgence, setAgenceHoraires, updateAgence } from '../../commands/management/agence-commands.js';
+import { handleCreateAgence, handleDeleteAgence, handleSetAgenceHoraires, handleUpdateAgence } from '../../commands/management/agence-commands.js';
 import { actorOf } from '../actor.js';
 import { editVersionOf, sendVersion } from '../edit-version.js';
 
@@ -64,7 +64,6 @@ async function agenceInScope(deps: AppDeps, principal: Principal, id: string): P
 
 export async function agenceRoutes(secured: FastifyInstance, deps: AppDeps): Promise<void> {
   const app = secured.withTypeProvider<ZodTypeProvider>();
-  const context = commandContext(deps);
 
   app.get('/api/agences', { schema: { response: { 200: agencesResponseSchema } } }, async (request) => {
     return (await listAgences(deps.pool, scopeOf(principalOf(request)))).map(toAgence);
@@ -72,7 +71,7 @@ export async function agenceRoutes(secured: FastifyInstance, deps: AppDeps): Pro
 
   app.post('/api/agences', { schema: { body: agenceBodySchema, response: { 201: agenceSchema } } }, async (request, reply) => {
     const agenceId = deps.newId();
-    const result = await createAgence(context, deps.pool, actorOf(request), { agenceId, fields: request.body, at: deps.clock() });
+    const result = await handleCreateAgence(commandCaller(deps, actorOf(request)), { agenceId, fields: request.body });
     const { id_template, ...fields } = request.body;
     sendVersion(reply, result.revision);
     return reply.status(201).send({ id: agenceId, ...fields, id_template: id_template ?? null, version: result.revision });
@@ -95,11 +94,10 @@ export async function agenceRoutes(secured: FastifyInstance, deps: AppDeps): Pro
         const unchanged = (Object.keys(fields) as (keyof typeof fields)[]).every((key) => fields[key] === current[key]);
         if (!unchanged) throw new ForbiddenError(ACCESS_REFUSAL_MESSAGES['agence-save']);
       }
-      const result = await updateAgence(context, deps.pool, actorOf(request), {
+      const result = await handleUpdateAgence(commandCaller(deps, actorOf(request)), {
         agenceId: current.id,
         fields: body,
         currentTemplateId: current.id_template,
-        at: deps.clock(),
         basis,
       });
       sendVersion(reply, result.revision);
@@ -113,7 +111,7 @@ export async function agenceRoutes(secured: FastifyInstance, deps: AppDeps): Pro
     async (request) => {
       const current = await agenceInScope(deps, principalOf(request), request.params.id);
       const basis = basisOf(current, editVersionOf(request), agenceStreamId(current.id));
-      await deleteAgence(context, deps.pool, actorOf(request), { agenceId: current.id, at: deps.clock(), basis });
+      await handleDeleteAgence(commandCaller(deps, actorOf(request)), { agenceId: current.id, basis });
       return { success: true };
     },
   );
@@ -139,7 +137,7 @@ export async function agenceRoutes(secured: FastifyInstance, deps: AppDeps): Pro
     async (request, reply) => {
       const current = await agenceInScope(deps, principalOf(request), request.params.id);
       const basis = basisOf(current, editVersionOf(request), agenceStreamId(current.id));
-      const result = await setAgenceHoraires(context, actorOf(request), { agenceId: current.id, horaires: request.body, at: deps.clock(), basis });
+      const result = await handleSetAgenceHoraires(commandCaller(deps, actorOf(request)), { agenceId: current.id, horaires: request.body, basis });
       sendVersion(reply, result.revision);
       // The body, once parsed, is the whole week as stored: five days in order, left-out days closed.
       return request.body;

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf, scopeOf } from '../../auth/principal.js';
-import { commandContext } from '../../commands/command-context.js';
+import { commandCaller } from '../../commands/command-context.js';
 import type { ManagementCaller } from '../../commands/management/client-scope.js';
 import { actorOf } from '../actor.js';
 
@@ -24,14 +24,7 @@ import { actorOf } from '../actor.js';
 /** The caller of a management change whose role and permission the door (ROUTE_ACCESS) already checked, with the agencies it may change. */
 export function callerOf(request: FastifyRequest, deps: AppDeps): ManagementCaller {
   const principal = principalOf(request);
-  return {
-    context: commandContext(deps),
-    db: deps.pool,
-    actor: actorOf(request),
-    user: principal,
-    scope: scopeOf(principal),
-    now: deps.clock(),
-  };
+  return { ...commandCaller(deps, actorOf(request)), user: principal, scope: scopeOf(principal) };
 }
 
 /** What DELETE routes answer. */

@@ -19,7 +19,7 @@ import { findAgence, findClient, listClients, listClientsByAgence, listSitesWith
 import type { AppDeps } from '../../app-deps.js';
 import { inScope, principalOf, scopeOf } from '../../auth/principal.js';
 import type { CommandResult } from '../../commands/execute.js';
-import { createClient, deleteClient, updateClient } from '../../commands/management/client-commands.js';
+import { handleCreateClient, handleDeleteClient, handleUpdateClient } from '../../commands/management/client-commands.js';
 import { editVersionOf, sendVersion } from '../edit-version.js';
 import { DELETED, callerOf } from './client-access.js';
 
@@ -107,7 +107,7 @@ export async function clientRoutes(app: FastifyInstance, deps: AppDeps): Promise
   api.post('/api/clients', { schema: { body: clientWriteBodySchema, response: { 201: clientSchema } } }, async (request, reply) => {
     const caller = callerOf(request, deps);
     const clientId = deps.newId();
-    const result = await createClient(caller, { clientId, fields: request.body });
+    const result = await handleCreateClient(caller, { clientId, fields: request.body });
     sendVersion(reply, result.revision);
     return reply.status(201).send(await clientAnswer(deps, clientId, result));
   });
@@ -118,14 +118,14 @@ export async function clientRoutes(app: FastifyInstance, deps: AppDeps): Promise
     async (request, reply) => {
       const caller = callerOf(request, deps);
       const { version, ...fields } = request.body;
-      const result = await updateClient(caller, { clientId: request.params.id, fields, version: editVersionOf(request, version) });
+      const result = await handleUpdateClient(caller, { clientId: request.params.id, fields, version: editVersionOf(request, version) });
       sendVersion(reply, result.revision);
       return clientAnswer(deps, request.params.id, result);
     },
   );
 
   api.delete('/api/clients/:id', { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, response: { 200: DeletedResponse } } }, async (request) => {
-    await deleteClient(callerOf(request, deps), { clientId: request.params.id, version: editVersionOf(request) });
+    await handleDeleteClient(callerOf(request, deps), { clientId: request.params.id, version: editVersionOf(request) });
     return DELETED;
   });
 }

@@ -15,7 +15,7 @@ import {
 import { findInstallation, findMetier } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
 import type { CommandResult } from '../../commands/execute.js';
-import { createInstallation, deleteInstallation, updateInstallation } from '../../commands/management/installation-commands.js';
+import { handleCreateInstallation, handleDeleteInstallation, handleUpdateInstallation } from '../../commands/management/installation-commands.js';
 import { editVersionOf, sendVersion } from '../edit-version.js';
 import { DELETED, callerOf } from './client-access.js';
 
@@ -41,7 +41,7 @@ export async function installationRoutes(app: FastifyInstance, deps: AppDeps): P
 
   api.post('/api/installations', { schema: { body: installationBodySchema, response: { 201: installationSchema } } }, async (request, reply) => {
     const installationId = deps.newId();
-    const result = await createInstallation(callerOf(request, deps), { installationId, fields: request.body });
+    const result = await handleCreateInstallation(callerOf(request, deps), { installationId, fields: request.body });
     sendVersion(reply, result.revision);
     return reply.status(201).send(await installationAnswer(deps, installationId, result));
   });
@@ -52,7 +52,7 @@ export async function installationRoutes(app: FastifyInstance, deps: AppDeps): P
     async (request, reply) => {
       const caller = callerOf(request, deps);
       const { version, ...fields } = request.body;
-      const result = await updateInstallation(caller, { installationId: request.params.id, fields, version: editVersionOf(request, version) });
+      const result = await handleUpdateInstallation(caller, { installationId: request.params.id, fields, version: editVersionOf(request, version) });
       sendVersion(reply, result.revision);
       return installationAnswer(deps, request.params.id, result);
     },
@@ -62,7 +62,7 @@ export async function installationRoutes(app: FastifyInstance, deps: AppDeps): P
     '/api/installations/:id',
     { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, response: { 200: DeletedResponse } } },
     async (request) => {
-      await deleteInstallation(callerOf(request, deps), { installationId: request.params.id, version: editVersionOf(request) });
+      await handleDeleteInstallation(callerOf(request, deps), { installationId: request.params.id, version: editVersionOf(request) });
       return DELETED;
     },
   );

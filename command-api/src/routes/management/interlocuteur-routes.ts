@@ -27,7 +27,7 @@ import {
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf, scopeOf } from '../../auth/principal.js';
 import type { CommandResult } from '../../commands/execute.js';
-import { createInterlocuteur, deleteInterlocuteur, updateInterlocuteur } from '../../commands/management/interlocuteur-commands.js';
+import { handleCreateInterlocuteur, handleDeleteInterlocuteur, handleUpdateInterlocuteur } from '../../commands/management/interlocuteur-commands.js';
 import { editVersionOf, sendVersion } from '../edit-version.js';
 import { DELETED, callerOf } from './client-access.js';
 
@@ -94,7 +94,7 @@ export async function interlocuteurRoutes(app: FastifyInstance, deps: AppDeps): 
 
   api.post('/api/interlocuteurs', { schema: { body: interlocuteurBodySchema, response: { 201: interlocuteurSchema } } }, async (request, reply) => {
     const interlocuteurId = deps.newId();
-    const result = await createInterlocuteur(callerOf(request, deps), { interlocuteurId, fields: request.body });
+    const result = await handleCreateInterlocuteur(callerOf(request, deps), { interlocuteurId, fields: request.body });
     sendVersion(reply, result.revision);
     return reply.status(201).send(await interlocuteurAnswer(deps, interlocuteurId, result));
   });
@@ -105,7 +105,7 @@ export async function interlocuteurRoutes(app: FastifyInstance, deps: AppDeps): 
     async (request, reply) => {
       const caller = callerOf(request, deps);
       const { version, ...fields } = request.body;
-      const result = await updateInterlocuteur(caller, { interlocuteurId: request.params.id, fields, version: editVersionOf(request, version) });
+      const result = await handleUpdateInterlocuteur(caller, { interlocuteurId: request.params.id, fields, version: editVersionOf(request, version) });
       sendVersion(reply, result.revision);
       return interlocuteurAnswer(deps, request.params.id, result);
     },
@@ -115,7 +115,7 @@ export async function interlocuteurRoutes(app: FastifyInstance, deps: AppDeps): 
     '/api/interlocuteurs/:id',
     { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, response: { 200: DeletedResponse } } },
     async (request) => {
-      await deleteInterlocuteur(callerOf(request, deps), { interlocuteurId: request.params.id, version: editVersionOf(request) });
+      await handleDeleteInterlocuteur(callerOf(request, deps), { interlocuteurId: request.params.id, version: editVersionOf(request) });
       return DELETED;
     },
   );

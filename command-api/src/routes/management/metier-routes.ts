@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -16,9 +16,9 @@ import {
 } from '@fsm/contracts';
 import { findMetier, listMetiers } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
-import { commandContext } from '../../commands/command-context.js';
+import { commandCaller } from '../../commands/command-context.js';
 import type { CommandResult } from '../../commands/execute.js';
-import { createMetier, deleteMetier, reorderMetiers, updateMetier, type MetierCaller } from '../../commands/management/metier-commands.js';
+import { handleCreateMetier, handleDeleteMetier, handleReorderMetiers, handleUpdateMetier } from '../../commands/management/metier-commands.js';
 import { actorOf } from '../actor.js';
 import { editVersionOf, sendVersion } from '../edit-version.js';
 import { DELETED } from './client-access.js';
@@ -26,10 +26,6 @@ import { DELETED } from './client-access.js';
 const DeletedResponse = z.object({ success: z.literal(true) });
 const metierEditBodySchema = withEditVersion(metierBodySchema);
 
-/** metier.edit (checked at the door): add, edit, delete and reorder trades, and toggle HO_stats (§6). */
-function metierEditorOf(request: FastifyRequest, deps: AppDeps): MetierCaller {
-  return { context: commandContext(deps), db: deps.pool, actor: actorOf(request), now: deps.clock() };
-}
 
 async function metierAnswer(deps: AppDeps, metierId: string, result: CommandResult<MetierEvent>): Promise<Metier> {
   const row = await findMetier(deps.pool, metierId);
@@ -48,7 +44,7 @@ export async function metierRoutes(app: FastifyInstance, deps: AppDeps): Promise
 
   api.post('/api/metiers', { schema: { body: metierBodySchema, response: { 201: metierSchema } } }, async (request, reply) => {
     const metierId = deps.newId();
-    const result = await createMetier(metierEditorOf(request, deps), { metierId, fields: request.body });
+    const result = await handleCreateMetier(commandCaller(deps, actorOf(request)), { metierId, fields: request.body });
     sendVersion(reply, result.revision);
     return reply.status(201).send(await metierAnswer(deps, metierId, result));
   });
@@ -56,7 +52,7 @@ export async function metierRoutes(app: FastifyInstance, deps: AppDeps): Promise
   // Static, so it is matched before /api/metiers/:id whatever the registration order. Answers the reordered list.
   // Each item may carry the version of its trade as listed (a list has no single If-Match).
   api.put('/api/metiers/reorder', { schema: { body: metierReorderBodySchema, response: { 200: metiersResponseSchema } } }, async (request) => {
-    await reorderMetiers(metierEditorOf(request, deps), { items: request.body });
+    await handleReorderMetiers(commandCaller(deps, actorOf(request)), { items: request.body });
     return listMetiers(deps.pool);
   });
 
@@ -64,9 +60,9 @@ export async function metierRoutes(app: FastifyInstance, deps: AppDeps): Promise
     '/api/metiers/:id',
     { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, body: metierEditBodySchema, response: { 200: metierSchema } } },
     async (request, reply) => {
-      const caller = metierEditorOf(request, deps);
+      const caller = commandCaller(deps, actorOf(request));
       const { version, ...fields } = request.body;
-      const result = await updateMetier(caller, { metierId: request.params.id, fields, version: editVersionOf(request, version) });
+      const result = await handleUpdateMetier(caller, { metierId: request.params.id, fields, version: editVersionOf(request, version) });
       // The trade's version, not the catalogue's revision (they differ when the save changed nothing).
       const answer = await metierAnswer(deps, request.params.id, result);
       if (answer.version !== undefined) sendVersion(reply, answer.version);
@@ -75,7 +71,7 @@ export async function metierRoutes(app: FastifyInstance, deps: AppDeps): Promise
   );
 
   api.delete('/api/metiers/:id', { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, response: { 200: DeletedResponse } } }, async (request) => {
-    await deleteMetier(metierEditorOf(request, deps), { metierId: request.params.id, version: editVersionOf(request) });
+    await handleDeleteMetier(commandCaller(deps, actorOf(request)), { metierId: request.params.id, version: editVersionOf(request) });
     return DELETED;
   });
 }

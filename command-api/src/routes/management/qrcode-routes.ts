@@ -24,7 +24,7 @@ import { countUnusedQrCodes, findAgence, findInstallation, findQrCode, listQrCod
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf, requirePermission, scopeOf, type Principal } from '../../auth/principal.js';
 import { requireInstallation } from '../../commands/management/client-scope.js';
-import { assignQrCode, generateQrCodes, requireQrCode, unassignQrCode } from '../../commands/management/qrcode-commands.js';
+import { handleAssignQrCode, handleGenerateQrCodes, handleUnassignQrCode, requireQrCode } from '../../commands/management/qrcode-commands.js';
 import { editVersionOf, sendVersion } from '../edit-version.js';
 import { callerOf } from './client-access.js';
 
@@ -87,8 +87,8 @@ export async function qrCodeRoutes(app: FastifyInstance, deps: AppDeps): Promise
     const caller = callerOf(request, deps);
     const installation = installationId ? await requireInstallation(caller, installationId) : null;
     const agenceId = installation ? installation.agence_id : await poolAgenceOf(deps, principal, request.body.agence_id);
-    const codes = await generateQrCodes(caller, { count: request.body.count, agenceId, publicUrl: deps.env.PUBLIC_URL });
-    if (installation) for (const code of codes) await assignQrCode(caller, { qrCodeId: code.id, installationId: installation.id });
+    const codes = await handleGenerateQrCodes(caller, { count: request.body.count, agenceId, publicUrl: deps.env.PUBLIC_URL });
+    if (installation) for (const code of codes) await handleAssignQrCode(caller, { qrCodeId: code.id, installationId: installation.id });
     return reply.status(201).send({ codes });
   });
 
@@ -108,7 +108,7 @@ export async function qrCodeRoutes(app: FastifyInstance, deps: AppDeps): Promise
     async (request, reply) => {
       const caller = callerOf(request, deps);
       const version = editVersionOf(request, request.body.version);
-      const result = await assignQrCode(caller, { qrCodeId: request.params.id, installationId: request.body.installation_id, version });
+      const result = await handleAssignQrCode(caller, { qrCodeId: request.params.id, installationId: request.body.installation_id, version });
       sendVersion(reply, result.revision);
       const code = await requireQrCode(caller, request.params.id);
       return { id: code.id, url: code.url, qr_key: code.qr_key, installation_id: code.installation_id, version: code.version };
@@ -120,7 +120,7 @@ export async function qrCodeRoutes(app: FastifyInstance, deps: AppDeps): Promise
     { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, response: { 200: QrCodeWithInstallation } } },
     async (request, reply) => {
       const caller = callerOf(request, deps);
-      const result = await unassignQrCode(caller, { qrCodeId: request.params.id, version: editVersionOf(request) });
+      const result = await handleUnassignQrCode(caller, { qrCodeId: request.params.id, version: editVersionOf(request) });
       sendVersion(reply, result.revision);
       const code = await requireQrCode(caller, request.params.id);
       return { id: code.id, url: code.url, qr_key: code.qr_key, installation_id: code.installation_id, version: code.version };

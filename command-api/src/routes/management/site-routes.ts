@@ -18,7 +18,7 @@ import { findClient, findSite, listInstallationsBySite, listSitesByClient } from
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf, scopeOf } from '../../auth/principal.js';
 import type { CommandResult } from '../../commands/execute.js';
-import { createSite, deleteSite, updateSite } from '../../commands/management/site-commands.js';
+import { handleCreateSite, handleDeleteSite, handleUpdateSite } from '../../commands/management/site-commands.js';
 import { editVersionOf, sendVersion } from '../edit-version.js';
 import { DELETED, callerOf } from './client-access.js';
 
@@ -64,7 +64,7 @@ export async function siteRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
 
   api.post('/api/sites', { schema: { body: siteBodySchema, response: { 201: siteSchema } } }, async (request, reply) => {
     const siteId = deps.newId();
-    const result = await createSite(callerOf(request, deps), { siteId, fields: request.body });
+    const result = await handleCreateSite(callerOf(request, deps), { siteId, fields: request.body });
     sendVersion(reply, result.revision);
     return reply.status(201).send(await siteAnswer(deps, siteId, result));
   });
@@ -75,14 +75,14 @@ export async function siteRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     async (request, reply) => {
       const caller = callerOf(request, deps);
       const { version, ...fields } = request.body;
-      const result = await updateSite(caller, { siteId: request.params.id, fields, version: editVersionOf(request, version) });
+      const result = await handleUpdateSite(caller, { siteId: request.params.id, fields, version: editVersionOf(request, version) });
       sendVersion(reply, result.revision);
       return siteAnswer(deps, request.params.id, result);
     },
   );
 
   api.delete('/api/sites/:id', { schema: { params: managementIdParamsSchema, headers: ifMatchHeadersSchema, response: { 200: DeletedResponse } } }, async (request) => {
-    await deleteSite(callerOf(request, deps), { siteId: request.params.id, version: editVersionOf(request) });
+    await handleDeleteSite(callerOf(request, deps), { siteId: request.params.id, version: editVersionOf(request) });
     return DELETED;
   });
 }

@@ -20,10 +20,10 @@ import {
 import { findUserById, listAgences, listTelesurvAccounts, type AgenceScope, type UserRow } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
 import { inScope, principalOf, scopeOf, type Principal } from '../../auth/principal.js';
-import { commandContext } from '../../commands/command-context.js';
+import { commandCaller } from '../../commands/command-context.js';
 import { basisOf } from '../../commands/execute.js';
-import { setTelesurvAgences } from '../../commands/management/telesurv-commands.js';
-import { createTelesurvAccount, deleteTelesurvAccount, updateTelesurvAccount } from '../../commands/user-commands.js';
+import { handleSetTelesurvAgences } from '../../commands/management/telesurv-commands.js';
+import { handleCreateTelesurvAccount, handleDeleteTelesurvAccount, handleUpdateTelesurvAccount } from '../../commands/user-commands.js';
 import { actorOf } from '../actor.js';
 import { editVersionOf, sendVersion } from '../edit-version.js';
 import { failureCarriesSuccessFalse } from './user-routes.js';
@@ -72,7 +72,6 @@ async function requireNotSharedOutsideScope(deps: AppDeps, principal: Principal,
 
 export async function telesurvRoutes(secured: FastifyInstance, deps: AppDeps): Promise<void> {
   const app = secured.withTypeProvider<ZodTypeProvider>();
-  const context = commandContext(deps);
   const withResult = { onSend: failureCarriesSuccessFalse };
 
   app.get('/api/telesurv', { schema: { response: { 200: telesurvAccountsResponseSchema } } }, async (request) => {
@@ -102,7 +101,7 @@ export async function telesurvRoutes(secured: FastifyInstance, deps: AppDeps): P
     async (request, reply) => {
       const { motdepasse, ...fields } = request.body;
       const userId = deps.newId();
-      await createTelesurvAccount(context, deps.pool, actorOf(request), { userId, fields, password: motdepasse, at: deps.clock() });
+      await handleCreateTelesurvAccount(commandCaller(deps, actorOf(request)), { userId, fields, password: motdepasse });
       return reply.status(201).send({ success: true as const, id: userId });
     },
   );
@@ -118,7 +117,7 @@ export async function telesurvRoutes(secured: FastifyInstance, deps: AppDeps): P
       const { motdepasse, version, ...fields } = request.body;
       if (motdepasse !== undefined) await requireNotSharedOutsideScope(deps, principalOf(request), account);
       const basis = basisOf(account, editVersionOf(request, version), userStreamId(account.id));
-      const result = await updateTelesurvAccount(context, deps.pool, actorOf(request), { userId: account.id, fields, password: motdepasse, at: deps.clock(), basis });
+      const result = await handleUpdateTelesurvAccount(commandCaller(deps, actorOf(request)), { userId: account.id, fields, password: motdepasse, basis });
       sendVersion(reply, result.revision);
       return { success: true };
     },
@@ -131,7 +130,7 @@ export async function telesurvRoutes(secured: FastifyInstance, deps: AppDeps): P
       const account = await telesurvAccount(deps, request.params.id);
       await requireNotSharedOutsideScope(deps, principalOf(request), account);
       const basis = basisOf(account, editVersionOf(request), userStreamId(account.id));
-      await deleteTelesurvAccount(context, deps.pool, actorOf(request), { userId: account.id, at: deps.clock(), basis });
+      await handleDeleteTelesurvAccount(commandCaller(deps, actorOf(request)), { userId: account.id, basis });
       return { success: true };
     },
   );
@@ -157,12 +156,11 @@ export async function telesurvRoutes(secured: FastifyInstance, deps: AppDeps): P
     async (request, reply) => {
       const principal = principalOf(request);
       const account = await telesurvAccount(deps, request.params.id);
-      const result = await setTelesurvAgences(context, deps.pool, actorOf(request), {
+      const result = await handleSetTelesurvAgences(commandCaller(deps, actorOf(request)), {
         userId: account.id,
         agences: request.body.agences,
         current: account.telesurv_agence_ids,
         scope: scopeOf(principal),
-        at: deps.clock(),
         basis: basisOf(account, editVersionOf(request, request.body.version), userStreamId(account.id)),
       });
       sendVersion(reply, result.revision);

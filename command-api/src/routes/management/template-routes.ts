@@ -17,9 +17,9 @@ import {
 } from '@fsm/contracts';
 import { findTemplate, listTemplates } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
-import { commandContext } from '../../commands/command-context.js';
+import { commandCaller } from '../../commands/command-context.js';
 import { basisOf } from '../../commands/execute.js';
-import { createTemplate, deleteTemplate, sanitizedTemplateFields, updateTemplate } from '../../commands/management/template-commands.js';
+import { handleCreateTemplate, handleDeleteTemplate, sanitizedTemplateFields, handleUpdateTemplate } from '../../commands/management/template-commands.js';
 import { sanitizeTemplateHtml } from '../../commands/management/template-sanitizer.js';
 import { actorOf } from '../actor.js';
 import { editVersionOf, sendVersion } from '../edit-version.js';
@@ -36,7 +36,6 @@ const templateEditBodySchema = withEditVersion(templateBodySchema);
 
 export async function templateRoutes(secured: FastifyInstance, deps: AppDeps): Promise<void> {
   const app = secured.withTypeProvider<ZodTypeProvider>();
-  const context = commandContext(deps);
 
   app.get('/api/templates', { schema: { response: { 200: templatesResponseSchema } } }, async () => listTemplates(deps.pool));
 
@@ -45,7 +44,7 @@ export async function templateRoutes(secured: FastifyInstance, deps: AppDeps): P
     { schema: { body: templateBodySchema, response: { 201: managementCreatedResponseSchema } } },
     async (request, reply) => {
       const templateId = deps.newId();
-      const result = await createTemplate(context, actorOf(request), { templateId, fields: request.body, publicUrl: deps.env.PUBLIC_URL, at: deps.clock() });
+      const result = await handleCreateTemplate(commandCaller(deps, actorOf(request)), { templateId, fields: request.body, publicUrl: deps.env.PUBLIC_URL });
       sendVersion(reply, result.revision);
       return reply.status(201).send({ id: templateId, version: result.revision });
     },
@@ -62,7 +61,7 @@ export async function templateRoutes(secured: FastifyInstance, deps: AppDeps): P
       if (!current) throw new NotFoundError(M.templateNotFound);
       const { version, ...fields } = request.body;
       const basis = basisOf(current, editVersionOf(request, version), templateStreamId(id));
-      const result = await updateTemplate(context, actorOf(request), { templateId: id, fields, publicUrl: deps.env.PUBLIC_URL, at: deps.clock(), basis });
+      const result = await handleUpdateTemplate(commandCaller(deps, actorOf(request)), { templateId: id, fields, publicUrl: deps.env.PUBLIC_URL, basis });
       sendVersion(reply, result.revision);
       // What was stored: the sanitised HTML and CSS, so the builder shows what survived.
       return { id, ...parseManagementBody(templateBodySchema, sanitizedTemplateFields(fields, deps.env.PUBLIC_URL)), version: result.revision };
@@ -93,7 +92,7 @@ export async function templateRoutes(secured: FastifyInstance, deps: AppDeps): P
       const current = await findTemplate(deps.pool, id);
       if (!current) throw new NotFoundError(M.templateNotFound);
       const basis = basisOf(current, editVersionOf(request), templateStreamId(id));
-      await deleteTemplate(context, deps.pool, actorOf(request), { templateId: id, at: deps.clock(), basis });
+      await handleDeleteTemplate(commandCaller(deps, actorOf(request)), { templateId: id, basis });
       return { success: true };
     },
   );

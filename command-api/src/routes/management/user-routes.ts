@@ -29,9 +29,9 @@ import {
 import { findAgence, findUserById, listAgences, listStaffUsers, type UserRow } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
 import { inScope, principalOf, scopeOf, type Principal } from '../../auth/principal.js';
-import { commandContext } from '../../commands/command-context.js';
+import { commandCaller } from '../../commands/command-context.js';
 import { basisOf } from '../../commands/execute.js';
-import { createStaffUser, deleteStaffUser, setUserPermissions, updateStaffUser } from '../../commands/user-commands.js';
+import { handleCreateStaffUser, handleDeleteStaffUser, handleSetUserPermissions, handleUpdateStaffUser } from '../../commands/user-commands.js';
 import { actorOf } from '../actor.js';
 import { editVersionOf, sendVersion } from '../edit-version.js';
 
@@ -123,7 +123,6 @@ async function agenceForWrite(deps: AppDeps, principal: Principal, requested: st
 
 export async function userRoutes(secured: FastifyInstance, deps: AppDeps): Promise<void> {
   const app = secured.withTypeProvider<ZodTypeProvider>();
-  const context = commandContext(deps);
 
   app.get('/api/utilisateurs', { schema: { response: { 200: z.array(userListItemSchema) } } }, async (request) => {
     const principal = principalOf(request);
@@ -145,7 +144,7 @@ export async function userRoutes(secured: FastifyInstance, deps: AppDeps): Promi
     if (!canAssignRole(principal, body.role)) throw new ForbiddenError(ROLE_FORBIDDEN);
     const agence_id = await agenceForWrite(deps, principal, body.agence_id);
     const userId = deps.newId();
-    await createStaffUser(context, deps.pool, actorOf(request), { userId, fields: { ...body, agence_id }, password: motdepasse, at: deps.clock() });
+    await handleCreateStaffUser(commandCaller(deps, actorOf(request)), { userId, fields: { ...body, agence_id }, password: motdepasse });
     const row = await findUserById(deps.pool, userId);
     return reply.status(201).send(row ? toUser(row) : { id: userId, ...body, agence_id, agence_nom: null });
   });
@@ -164,11 +163,10 @@ export async function userRoutes(secured: FastifyInstance, deps: AppDeps): Promi
       const agence_id = await agenceForWrite(deps, principal, body.agence_id);
       // One's own password only with the old one (change-password): a session left open must not be enough to take the account.
       if (motdepasse !== undefined && target.id === principal.id) throw new ValidationError(M.ownPasswordThroughChange);
-      const result = await updateStaffUser(context, deps.pool, actorOf(request), {
+      const result = await handleUpdateStaffUser(commandCaller(deps, actorOf(request)), {
         userId: target.id,
         fields: { ...body, agence_id },
         password: motdepasse,
-        at: deps.clock(),
         basis,
       });
       sendVersion(reply, result.revision);
@@ -185,7 +183,7 @@ export async function userRoutes(secured: FastifyInstance, deps: AppDeps): Promi
       const target = await userInScope(deps, principal, request.params.id);
       requireManageable(principal, target);
       const basis = basisOf(target, editVersionOf(request), userStreamId(target.id));
-      await deleteStaffUser(context, deps.pool, actorOf(request), { userId: target.id, deletedBy: principal.id, at: deps.clock(), basis });
+      await handleDeleteStaffUser(commandCaller(deps, actorOf(request)), { userId: target.id, deletedBy: principal.id, basis });
       return { success: true };
     },
   );
@@ -214,7 +212,7 @@ export async function userRoutes(secured: FastifyInstance, deps: AppDeps): Promi
       const basis = basisOf(target, editVersionOf(request, request.body.version), userStreamId(target.id));
       const forbidden = forbiddenPermissionChanges(principal, target.permissions.filter(isPermissionSlug), request.body.permissions);
       if (forbidden.length > 0) throw new ForbiddenError(permissionsForbidden(forbidden));
-      const result = await setUserPermissions(context, actorOf(request), { userId: target.id, permissions: request.body.permissions, at: deps.clock(), basis });
+      const result = await handleSetUserPermissions(commandCaller(deps, actorOf(request)), { userId: target.id, permissions: request.body.permissions, basis });
       sendVersion(reply, result.revision);
       return { success: true };
     },

@@ -1,8 +1,7 @@
 import { createReadStream } from 'node:fs';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  IllegalStateError,
   NotFoundError,
   REPORT_MESSAGES,
   ReportDownloadParamsSchema,
@@ -12,38 +11,23 @@ import {
   ReportPdfQuerySchema,
   ReportPdfResponseSchema,
   SendReportEmailBodySchema,
-  TICKET_MESSAGES,
   TicketIdParamsSchema,
   TicketReportsAnswerSchema,
   UnavailableError,
   reportDownloadPath,
   reportEmailFailure,
   reportFilenameFromDownloadUrl,
-  reportStreamId,
-  ticketStreamId,
-  type ReportEmailFailedData,
-  type ReportEmailRequestedData,
-  type ReportPdfBody,
-  type ReportRequestedData,
   type TicketReportsAnswer,
 } from '@fsm/contracts';
-import { ConcurrencyError, isBlobRef, type NewEvent, type RecordedEvent } from '@fsm/eventstore';
-import {
-  findAgence,
-  findReport,
-  findReportByFilename,
-  findTicket,
-  listTicketReportEmails,
-  listTicketReports,
-  type ReportEmailRow,
-  type ReportRow,
-  type TicketView,
-} from '@fsm/projections';
+import { isBlobRef } from '@fsm/eventstore';
+import { findReport, findReportByFilename, findTicket, listTicketReportEmails, listTicketReports, type ReportEmailRow, type ReportRow } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
-import { principalOf, requireStaff, scopeOf, type Principal } from '../../auth/principal.js';
+import { principalOf, requireStaff, scopeOf } from '../../auth/principal.js';
 import { downloadLink, downloaderOf } from '../../auth/download-links.js';
-import { readStreamOrEmpty } from '../../commands/execute.js';
+import { commandCaller } from '../../commands/command-context.js';
+import { handleRequestReport, handleRequestReportEmails } from '../../commands/reports/report-commands.js';
 import { actorOf } from '../actor.js';
+import { ticketInScope } from '../tickets/ticket-route-support.js';
 
 /*
  * Reports (tickets.md §7). The PDF is rendered by the workers: this route
@@ -61,38 +45,6 @@ import { actorOf } from '../actor.js';
 export const REPORT_WAIT_MS = 30_000;
 const POLL_MS = 100;
 
-async function ticketInScope(deps: AppDeps, principal: Principal, ticketId: string): Promise<TicketView> {
-  const ticket = await findTicket(deps.pool, scopeOf(principal), ticketId, deps.clock());
-  if (!ticket) throw new NotFoundError(TICKET_MESSAGES.ticketNotFound);
-  return ticket;
-}
-
-/** The visit a report belongs to: the closure, or the latest re-intervention. Its event id is the report's id. */
-function visitOf(history: readonly RecordedEvent[], isReintervention: boolean): { reportId: string; interventionId: string | null } {
-  if (!isReintervention) {
-    const closed = history.find((event) => event.type === 'TicketClosed');
-    if (!closed) throw new IllegalStateError(TICKET_MESSAGES.reportNeedsClosedTicket);
-    return { reportId: closed.id, interventionId: null };
-  }
-  const latest = [...history].reverse().find((event) => event.type === 'ReinterventionRecorded');
-  const interventionId = (latest?.data as { interventionId?: unknown } | undefined)?.interventionId;
-  if (!latest || typeof interventionId !== 'string') throw new NotFoundError(REPORT_MESSAGES.noReintervention);
-  return { reportId: latest.id, interventionId };
-}
-
-const trimmed = (value: string | undefined) => value ?? '';
-
-function requestedData(body: ReportPdfBody, target: { reportId: string; interventionId: string | null }, ticketId: string, at: Date): ReportRequestedData {
-  return {
-    reportId: target.reportId,
-    ticketId,
-    interventionId: target.interventionId,
-    demandeur: body.demandeur ? { prenom: trimmed(body.demandeur.prenom), nom: trimmed(body.demandeur.nom), email: trimmed(body.demandeur.email) } : null,
-    technicien: body.technicien ? { prenom: trimmed(body.technicien.prenom), nom: trimmed(body.technicien.nom) } : null,
-    requestedAt: at.toISOString(),
-  };
-}
-
 async function waitForReport(deps: AppDeps, reportId: string, timeoutMs: number): Promise<ReportRow | null> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -101,11 +53,6 @@ async function waitForReport(deps: AppDeps, reportId: string, timeoutMs: number)
     if (Date.now() >= deadline) return report;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
-}
-
-function metadataOf(request: FastifyRequest): NewEvent['metadata'] {
-  const actor = actorOf(request);
-  return { userId: actor.userId, userName: actor.userName, correlationId: actor.correlationId, causationId: null };
 }
 
 const iso = (at: Date | null): string | null => (at ? at.toISOString() : null);
@@ -136,20 +83,6 @@ function ticketReportsAnswer(reports: readonly ReportRow[], emails: readonly Rep
   };
 }
 
-/**
- * The recipients a report may not be e-mailed to again (lower-cased): those
- * with a request still pending or sent. A recipient whose latest request
- * failed may be asked again: that is how a failed e-mail is retried.
- */
-function recipientsAlreadyAsked(history: readonly RecordedEvent[]): Set<string> {
-  const failed = new Set(history.filter((event) => event.type === 'ReportEmailFailed').map((event) => (event.data as ReportEmailFailedData).requestEventId));
-  return new Set(
-    history
-      .filter((event) => event.type === 'ReportEmailRequested' && !failed.has(event.id))
-      .map((event) => (event.data as ReportEmailRequestedData).recipient.email.toLowerCase()),
-  );
-}
-
 export async function reportRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   // --- bearer-token routes -------------------------------------------------
   await app.register(async (secured) => {
@@ -160,24 +93,12 @@ export async function reportRoutes(app: FastifyInstance, deps: AppDeps): Promise
       { schema: { params: ReportPdfParamsSchema, querystring: ReportPdfQuerySchema, body: ReportPdfBodySchema } },
       async (request, reply) => {
         const principal = principalOf(request);
-        const ticketId = request.params.file;
-        await ticketInScope(deps, principal, ticketId);
-        const target = visitOf(await readStreamOrEmpty(deps.store, ticketStreamId(ticketId)), request.query.isReintervention);
-
-        const stream = reportStreamId(target.reportId);
-        const history = await readStreamOrEmpty(deps.store, stream);
-        const generated = history.some((event) => event.type === 'ReportGenerated');
-        const failed = history.length > 0 && history[history.length - 1]!.type === 'ReportGenerationFailed';
-        // One request per visit; another one only to retry a report whose generation failed.
-        if (history.length === 0 || (failed && !generated)) {
-          const event: NewEvent = { id: deps.newId(), type: 'ReportRequested', data: requestedData(request.body, target, ticketId, deps.clock()), metadata: metadataOf(request) };
-          try {
-            await deps.store.appendToStream(stream, [event], { expectedRevision: history.length === 0 ? 'no_stream' : history[history.length - 1]!.revision });
-          } catch (error) {
-            // Someone (the workers reacting to the close, a double click) got there first: same report.
-            if (!(error instanceof ConcurrencyError)) throw error;
-          }
-        }
+        const ticket = await ticketInScope(deps, principal, request.params.file);
+        const target = await handleRequestReport(commandCaller(deps, actorOf(request)), {
+          ticketId: ticket.id,
+          body: request.body,
+          isReintervention: request.query.isReintervention,
+        });
 
         const report = await waitForReport(deps, target.reportId, REPORT_WAIT_MS);
         if (report?.status === 'generated' && report.filename) {
@@ -226,38 +147,12 @@ export async function reportRoutes(app: FastifyInstance, deps: AppDeps): Promise
       const report = filename ? await findReportByFilename(deps.pool, filename) : null;
       if (!report) throw new NotFoundError(REPORT_MESSAGES.notFound);
       const ticket = await ticketInScope(deps, principal, report.ticket_id);
-      const agence = await findAgence(deps.pool, ticket.agence_id);
-
-      const wanted = new Map(request.body.recipients.map((recipient) => [recipient.email, recipient]));
-      const stream = reportStreamId(report.id);
-      for (let attempt = 0; ; attempt++) {
-        const history = await readStreamOrEmpty(deps.store, stream);
-        const asked = recipientsAlreadyAsked(history);
-        const fresh = [...wanted.values()].filter((recipient) => !asked.has(recipient.email));
-        const alreadyRequested = wanted.size - fresh.length;
-        if (fresh.length === 0) return reply.send({ success: true, queued: 0, alreadyRequested });
-        const at = deps.clock().toISOString();
-        const events: NewEvent[] = fresh.map((recipient) => {
-          const data: ReportEmailRequestedData = {
-            reportId: report.id,
-            ticketId: ticket.id,
-            recipient: { email: recipient.email, nom: recipient.nom, prenom: recipient.prenom },
-            ticketNumber: ticket.num_chrono,
-            site: ticket.site_nom,
-            installation: ticket.installation_nom,
-            agenceNom: agence?.nom ?? null,
-            requestedAt: at,
-          };
-          return { id: deps.newId(), type: 'ReportEmailRequested', data, metadata: metadataOf(request) };
-        });
-        try {
-          await deps.store.appendToStream(stream, events, { expectedRevision: history.length === 0 ? 'no_stream' : history[history.length - 1]!.revision });
-          return reply.send({ success: true, queued: fresh.length, alreadyRequested });
-        } catch (error) {
-          // The workers append outcomes to the same stream: read again and retry.
-          if (!(error instanceof ConcurrencyError) || attempt >= 4) throw error;
-        }
-      }
+      const answer = await handleRequestReportEmails(commandCaller(deps, actorOf(request)), {
+        reportId: report.id,
+        ticket,
+        recipients: request.body.recipients,
+      });
+      return reply.send({ success: true, ...answer });
     });
   });
 

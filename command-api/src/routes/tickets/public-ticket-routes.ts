@@ -11,7 +11,8 @@ import {
 } from '@fsm/contracts';
 import { findQrCodeByKey } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
-import { openTicket } from '../../commands/tickets/open-ticket.js';
+import { commandCaller } from '../../commands/command-context.js';
+import { handleOpenTicket } from '../../commands/tickets/open-ticket.js';
 import { createCaptchaService } from '../../commands/tickets/public-captcha.js';
 import { readMultipartForm } from '../../files/uploads.js';
 import { actorOf } from '../actor.js';
@@ -72,7 +73,7 @@ export async function publicTicketRoutes(open: FastifyInstance, deps: AppDeps): 
       if (code === null || code.live_installation_id === null) throw new ValidationError(M.invalidLink);
       const body = parseManagementBody(PublicTicketCreateBodySchema, form.fields);
       if (!(await captcha.verifyAndConsume(body['g-recaptcha-response']))) throw new ValidationError(M.captchaFailed);
-      await openTicket(deps, actorOf(request), {
+      await handleOpenTicket(commandCaller(deps, actorOf(request)), {
         source: 'public',
         installationId: code.live_installation_id,
         scope: 'all',

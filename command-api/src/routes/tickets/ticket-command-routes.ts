@@ -7,15 +7,23 @@ import {
   TICKET_MESSAGES as M,
   TicketIdParamsSchema,
   TicketPatchBodySchema,
+  TicketSchema,
   TicketVisitBodySchema,
   ValidateQuoteBodySchema,
 } from '@fsm/contracts';
 import { listInterventions } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf, requirePermission, scopeOf } from '../../auth/principal.js';
-import { attachReport, closeTicket, recordReintervention, takeTicketInCharge, validateQuote } from '../../commands/tickets/ticket-commands.js';
+import { commandCaller } from '../../commands/command-context.js';
+import {
+  handleAttachReport,
+  handleCloseTicket,
+  handleRecordReintervention,
+  handleTakeTicketInCharge,
+  handleValidateQuote,
+} from '../../commands/tickets/ticket-commands.js';
 import { actorOf } from '../actor.js';
-import { InterventionViewSchema, SuccessAnswerSchema, TicketViewSchema } from './ticket-route-schemas.js';
+import { InterventionViewSchema, SuccessAnswerSchema } from './ticket-route-schemas.js';
 import { ticketInScope } from './ticket-route-support.js';
 
 /**
@@ -33,37 +41,38 @@ export async function ticketCommandRoutes(app: FastifyInstance, deps: AppDeps): 
   /** Take in charge `{ statut: 'en_cours', technicien_id }`, or save the ticket's report name `{ nom_rapport }`. */
   routes.patch(
     '/api/tickets/:id',
-    { schema: { params: TicketIdParamsSchema, body: TicketPatchBodySchema, response: { 200: TicketViewSchema } } },
+    { schema: { params: TicketIdParamsSchema, body: TicketPatchBodySchema, response: { 200: TicketSchema } } },
     async (request) => {
       const principal = principalOf(request);
       const body = request.body;
       // Reports are generated with tickets.devis (spec §6); saving their name goes with it.
       if (body.action === 'attach_report') requirePermission(principal, 'tickets.devis');
       const ticket = await ticketInScope(deps, principal, request.params.id);
-      if (body.action === 'take_in_charge') await takeTicketInCharge(deps, actorOf(request), ticket, body.technicien_id);
-      else await attachReport(deps, actorOf(request), ticket, body.nom_rapport, null);
+      const caller = commandCaller(deps, actorOf(request));
+      if (body.action === 'take_in_charge') await handleTakeTicketInCharge(caller, { ticket, technicienId: body.technicien_id });
+      else await handleAttachReport(caller, { ticket, nomRapport: body.nom_rapport, interventionId: null });
       return ticketInScope(deps, principal, ticket.id);
     },
   );
 
   routes.patch(
     '/api/tickets/:id/close',
-    { schema: { params: TicketIdParamsSchema, body: TicketVisitBodySchema, response: { 200: TicketViewSchema } } },
+    { schema: { params: TicketIdParamsSchema, body: TicketVisitBodySchema, response: { 200: TicketSchema } } },
     async (request) => {
       const principal = principalOf(request);
       const ticket = await ticketInScope(deps, principal, request.params.id);
-      await closeTicket(deps, actorOf(request), ticket, request.body);
+      await handleCloseTicket(commandCaller(deps, actorOf(request)), { ticket, body: request.body });
       return ticketInScope(deps, principal, ticket.id);
     },
   );
 
   routes.post(
     '/api/tickets/:id/intervention',
-    { schema: { params: TicketIdParamsSchema, body: TicketVisitBodySchema, response: { 201: TicketViewSchema } } },
+    { schema: { params: TicketIdParamsSchema, body: TicketVisitBodySchema, response: { 201: TicketSchema } } },
     async (request, reply) => {
       const principal = principalOf(request);
       const ticket = await ticketInScope(deps, principal, request.params.id);
-      await recordReintervention(deps, actorOf(request), ticket, request.body);
+      await handleRecordReintervention(commandCaller(deps, actorOf(request)), { ticket, body: request.body });
       return reply.status(201).send(await ticketInScope(deps, principal, ticket.id));
     },
   );
@@ -78,7 +87,7 @@ export async function ticketCommandRoutes(app: FastifyInstance, deps: AppDeps): 
       const principal = principalOf(request);
       const ticket = await ticketInScope(deps, principal, request.params.id);
       const { interventionId } = request.params;
-      await attachReport(deps, actorOf(request), ticket, request.body.nom_rapport, interventionId);
+      await handleAttachReport(commandCaller(deps, actorOf(request)), { ticket, nomRapport: request.body.nom_rapport, interventionId });
       const intervention = (await listInterventions(deps.pool, ticket.id, scopeOf(principal))).find((candidate) => candidate.id === interventionId);
       if (!intervention) throw new NotFoundError(M.interventionNotFound);
       return intervention;
@@ -92,7 +101,7 @@ export async function ticketCommandRoutes(app: FastifyInstance, deps: AppDeps): 
     async (request) => {
       const principal = principalOf(request);
       const ticket = await ticketInScope(deps, principal, request.params.id);
-      await validateQuote(deps, actorOf(request), ticket, request.body);
+      await handleValidateQuote(commandCaller(deps, actorOf(request)), { ticket, body: request.body });
       return { success: true as const };
     },
   );

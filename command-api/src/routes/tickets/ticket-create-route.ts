@@ -11,7 +11,8 @@ import {
 } from '@fsm/contracts';
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf, scopeOf } from '../../auth/principal.js';
-import { openTicket } from '../../commands/tickets/open-ticket.js';
+import { commandCaller } from '../../commands/command-context.js';
+import { handleOpenTicket } from '../../commands/tickets/open-ticket.js';
 import { readMultipartForm } from '../../files/uploads.js';
 import { actorOf } from '../actor.js';
 
@@ -37,7 +38,7 @@ export async function ticketCreateRoute(app: FastifyInstance, deps: AppDeps): Pr
       // Multipart text fields cannot go through the route schema; the same contracts schema parses them here.
       const body = parseManagementBody(ManualTicketCreateBodySchema, form.fields);
       const { date_enregistrement: date, heure_enregistrement: time } = body;
-      const opened = await openTicket(deps, actorOf(request), {
+      const opened = await handleOpenTicket(commandCaller(deps, actorOf(request)), {
         source: staff ? 'manual' : 'telesurveillance',
         installationId: body.installation_id,
         scope: scopeOf(principal),

@@ -1,17 +1,12 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ClosedTicketsPagedQuerySchema, OpenTicketsQuerySchema, TicketIdParamsSchema, defaultClosedTicketsRange } from '@fsm/contracts';
-import { closedTicketPages, closedTicketsPage, listInterventions, listOpenTickets, openTicketsPage, type TicketView } from '@fsm/projections';
+import { ClosedTicketsPagedQuerySchema, OpenTicketsQuerySchema, TicketIdParamsSchema, TicketSchema, defaultClosedTicketsRange, type Ticket } from '@fsm/contracts';
+import { closedTicketPages, closedTicketsPage, listInterventions, listOpenTickets, openTicketsPage } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf, scopeOf } from '../../auth/principal.js';
 import { sendJsonText } from '../../http/json-text.js';
-import {
-  ClosedTicketsAnswerSchema,
-  InterventionListAnswerSchema,
-  OpenTicketsAnswerSchema,
-  TicketViewSchema,
-} from './ticket-route-schemas.js';
+import { ClosedTicketsAnswerSchema, InterventionListAnswerSchema, OpenTicketsAnswerSchema } from './ticket-route-schemas.js';
 import { ticketInScope } from './ticket-route-support.js';
 
 /**
@@ -20,7 +15,7 @@ import { ticketInScope } from './ticket-route-support.js';
  * memory. The first page is read before answering: a failing query still
  * gets the API's error answer instead of a cut stream.
  */
-async function streamTicketList(reply: FastifyReply, pages: AsyncGenerator<TicketView[], void, undefined>): Promise<FastifyReply> {
+async function streamTicketList(reply: FastifyReply, pages: AsyncGenerator<Ticket[], void, undefined>): Promise<FastifyReply> {
   const first = await pages.next();
   async function* text(): AsyncGenerator<string> {
     try {
@@ -96,7 +91,7 @@ export async function ticketReadRoutes(app: FastifyInstance, deps: AppDeps): Pro
 
   routes.get(
     '/api/tickets/:id',
-    { schema: { params: TicketIdParamsSchema, response: { 200: TicketViewSchema } } },
+    { schema: { params: TicketIdParamsSchema, response: { 200: TicketSchema } } },
     async (request) => ticketInScope(deps, principalOf(request), request.params.id),
   );
 

@@ -1,28 +1,18 @@
 import { z } from 'zod';
-import { ClosedTicketsPageSchema, InterventionSchema, OpenTicketsPageSchema, TICKET_EVENT_TYPES, TICKET_SOURCES, TicketSchema } from '@fsm/contracts';
+import { ClosedTicketsPageSchema, InterventionSchema, OpenTicketsPageSchema, TICKET_EVENT_TYPES, TicketSchema } from '@fsm/contracts';
 
-/**
- * Answer schemas of the ticket routes. A ticket is the spec's entity
- * (`TicketSchema`) plus the ids the detail screen needs to load contacts and
- * pickers; serialising through them guarantees nothing else (signature
- * references, operator ids) ever leaves the server.
+/*
+ * Answer schemas of the ticket routes. A ticket is contracts' `TicketSchema`;
+ * serialising through it guarantees nothing else (signature references,
+ * operator ids) ever leaves the server.
  */
-export const TicketViewSchema = TicketSchema.extend({
-  agence_id: z.string(),
-  client_id: z.string(),
-  site_id: z.string(),
-  metier_id: z.string().nullable(),
-  source: z.enum(TICKET_SOURCES),
-  /** Travel time of the closing visit (`HH:mm`). */
-  temps_trajet: z.string().nullable(),
-});
 
-export const TicketListAnswerSchema = z.object({ tickets: z.array(TicketViewSchema) });
+export const TicketListAnswerSchema = z.object({ tickets: z.array(TicketSchema) });
 
 /** GET /api/tickets: the spec's `{ tickets }`, or one page when `limit` is given (issue #19). */
-export const OpenTicketsAnswerSchema = z.union([OpenTicketsPageSchema.extend({ tickets: z.array(TicketViewSchema) }), TicketListAnswerSchema]);
+export const OpenTicketsAnswerSchema = z.union([OpenTicketsPageSchema, TicketListAnswerSchema]);
 /** GET /api/tickets/clos: the spec's `{ tickets }`, or one page when `limit` is given (issue #19). */
-export const ClosedTicketsAnswerSchema = z.union([ClosedTicketsPageSchema.extend({ tickets: z.array(TicketViewSchema) }), TicketListAnswerSchema]);
+export const ClosedTicketsAnswerSchema = z.union([ClosedTicketsPageSchema, TicketListAnswerSchema]);
 
 export const InterventionViewSchema = InterventionSchema.extend({
   /** 1 for the ticket's first re-intervention, then 2, ... */

@@ -1,23 +1,8 @@
 import type pg from 'pg';
-import { TICKET_TIME_ZONE, type ClosedTicketsQuery, type OpenTicketCounts, type Ticket, type TicketSource, type TicketStatus } from '@fsm/contracts';
+import { TICKET_TIME_ZONE, TicketSchema, type ClosedTicketsQuery, type OpenTicketCounts, type Ticket, type TicketStatus } from '@fsm/contracts';
 import { orderedScopeClause, scopeClause, type AgenceScope, type Queryable } from '../queryable.js';
 import { closedTicketsTotalFromDays } from '../ticket-sla/ticket-sla-days.js';
 import { decodeCursor, keysetInstantSql, listFingerprint, pageOf, type PageRequest } from '../keyset-cursor.js';
-
-/**
- * A ticket as the API answers it: `TicketSchema` (spec §3, snake_case, UTC ISO
- * instants, null for absent facts) plus the ids the detail screen needs to
- * load contacts and pickers. Signature references are never part of it.
- */
-export type TicketView = Ticket & {
-  agence_id: string;
-  client_id: string;
-  site_id: string;
-  metier_id: string | null;
-  source: TicketSource;
-  /** Travel time of the closing visit (`HH:mm`). */
-  temps_trajet: string | null;
-};
 
 /** Open-list filters (the list's chips and its `?statut=&urgent=1&devis_attente=1` URL); `true` narrows, absent or `false` does not. */
 export interface OpenTicketFilters {
@@ -46,63 +31,6 @@ export interface TicketSummaryCounts {
   clos_devis_attente: number;
 }
 
-/** Row as stored (only the columns answers use). */
-interface TicketRow {
-  id: string;
-  num_chrono: string;
-  source: TicketSource;
-  statut: TicketStatus;
-  urgent: boolean;
-  agence_id: string;
-  client_id: string;
-  client_nom: string;
-  site_id: string;
-  site_nom: string;
-  site_adresse: string;
-  site_code_postal: string;
-  site_ville: string;
-  installation_id: string;
-  installation_nom: string;
-  astreinte: number;
-  metier_id: string | null;
-  metier_nom: string | null;
-  probleme: string;
-  photo_ref: string | null;
-  created_at: Date;
-  delai: number | null;
-  echeance: Date | null;
-  operateur_prenom: string | null;
-  operateur_nom: string | null;
-  demandeur_prenom: string;
-  demandeur_nom: string;
-  demandeur_email: string;
-  demandeur_telephone: string;
-  technicien_id: string | null;
-  technicien_prenom: string | null;
-  technicien_nom: string | null;
-  clos_at: Date | null;
-  arrive_at: Date | null;
-  constat_tech: string | null;
-  remarque_tech: string | null;
-  etat_arrivee: Ticket['etat_arrivee'];
-  etat_depart: Ticket['etat_depart'];
-  temps_trajet: string | null;
-  nom_rapport: string | null;
-  devis: number;
-  date_devis: Date | null;
-  numero_devis: string | null;
-  date_enregistrement_devis: string | null;
-  interventions_supp_count: number;
-}
-
-const COLUMNS = `t.id, t.num_chrono, t.source, t.statut, t.urgent, t.agence_id, t.client_id, t.client_nom,
-  t.site_id, t.site_nom, t.site_adresse, t.site_code_postal, t.site_ville, t.installation_id, t.installation_nom,
-  t.astreinte, t.metier_id, t.metier_nom, t.probleme, t.photo_ref, t.created_at, t.delai, t.echeance,
-  t.operateur_prenom, t.operateur_nom, t.demandeur_prenom, t.demandeur_nom, t.demandeur_email, t.demandeur_telephone,
-  t.technicien_id, t.technicien_prenom, t.technicien_nom, t.clos_at, t.arrive_at, t.constat_tech, t.remarque_tech,
-  t.etat_arrivee, t.etat_depart, t.temps_trajet, t.nom_rapport, t.devis, t.date_devis, t.numero_devis,
-  t.date_enregistrement_devis, t.interventions_supp_count`;
-
 /** Spec §4 rank (urgent, ouvert, other non-closed; clos is never in the open list), then newest first, then id: `compareTicketsForList`. */
 const OPEN_RANK = `CASE WHEN t.urgent THEN 0 WHEN t.statut = 'ouvert' THEN 1 ELSE 2 END`;
 const OPEN_ORDER = `${OPEN_RANK}, t.created_at DESC, t.id DESC`;
@@ -111,71 +39,8 @@ const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Where the API serves a ticket photo from its file-store reference. */
-export function ticketPhotoUrl(ref: string): string {
+function ticketPhotoUrl(ref: string): string {
   return `/api/files/${encodeURIComponent(ref)}`;
-}
-
-/** Whole minutes from the request to its closure, or to `now` while it is open; never negative. */
-export function minutesEcoulees(createdAt: Date, closAt: Date | null, now: Date): number {
-  const end = closAt ?? now;
-  return Math.max(0, Math.floor((end.getTime() - createdAt.getTime()) / 60_000));
-}
-
-function iso(value: Date | null): string | null {
-  return value === null ? null : value.toISOString();
-}
-
-function toTicket(row: TicketRow, now: Date): TicketView {
-  const clos = row.statut === 'clos';
-  return {
-    id: row.id,
-    num_chrono: row.num_chrono,
-    statut: row.statut,
-    urgent: row.urgent,
-    client_nom: row.client_nom,
-    site_nom: row.site_nom,
-    site_adresse: row.site_adresse,
-    site_code_postal: row.site_code_postal,
-    site_ville: row.site_ville,
-    installation_id: row.installation_id,
-    installation_nom: row.installation_nom,
-    metier_nom: row.metier_nom,
-    probleme: row.probleme,
-    astreinte: row.astreinte === 1 ? 1 : 0,
-    photo: row.photo_ref === null ? null : ticketPhotoUrl(row.photo_ref),
-    created_at: row.created_at.toISOString(),
-    clos_at: iso(row.clos_at),
-    arrive_at: iso(row.arrive_at),
-    echeance: iso(row.echeance),
-    delai: row.delai,
-    minutes_ecoulees: minutesEcoulees(row.created_at, clos ? row.clos_at : null, now),
-    operateur_prenom: row.operateur_prenom,
-    operateur_nom: row.operateur_nom,
-    technicien_prenom: row.technicien_prenom,
-    technicien_nom: row.technicien_nom,
-    id_technicien: row.technicien_id,
-    constat_tech: row.constat_tech,
-    remarque_tech: row.remarque_tech,
-    etat_arrivee: row.etat_arrivee,
-    etat_depart: row.etat_depart,
-    nom_rapport: row.nom_rapport,
-    devis: row.devis === 1 ? 1 : 0,
-    numero_devis: row.numero_devis,
-    date_devis: iso(row.date_devis),
-    date_enregistrement_devis: row.date_enregistrement_devis,
-    interventions_supp_count: row.interventions_supp_count,
-    interventions_count: row.interventions_supp_count + (clos ? 1 : 0),
-    prenom: row.demandeur_prenom,
-    nom: row.demandeur_nom,
-    email: row.demandeur_email,
-    telephone: row.demandeur_telephone,
-    agence_id: row.agence_id,
-    client_id: row.client_id,
-    site_id: row.site_id,
-    metier_id: row.metier_id,
-    source: row.source,
-    temps_trajet: row.temps_trajet,
-  };
 }
 
 /** `AND <created_at> within [date_debut, date_fin]`, French calendar days, both inclusive. */
@@ -238,18 +103,18 @@ function closedSelection(scope: AgenceScope, filters: ClosedTicketFilters): Tick
   return { where, order: 't.created_at DESC, t.id DESC', params };
 }
 
-// ─── List answers, shaped by Postgres ────────────────────────────────────────
+// ─── Answers, shaped by Postgres ─────────────────────────────────────────────
 //
 // A list is thousands of tickets (an agency's 30 closed days at 1M tickets:
-// 6,000 rows, 10 MB of JSON). Mapping each row with toTicket (each instant
-// parsed into a Date, then printed again) and running the zod answer schema
-// over the list cost more than the SQL. Here the select list *is* toTicket:
-// its column names are the answer's keys, in toTicket's order, and each
-// value is the one toTicket makes (instants as Date#toISOString writes them,
-// computed fields), so pg's rows are the tickets and the routes only
-// JSON.stringify them. toTicket stays the mapping of the detail
-// (findTicket); command-api's sql-built-answers test holds every list equal
-// to its tickets' details through the zod serializer, byte for byte.
+// 6,000 rows, 10 MB of JSON). Mapping each row in JS (each instant parsed
+// into a Date, then printed again) and running the zod answer schema over
+// the list cost more than the SQL. So the select list *is* the answer: its
+// column names are `TicketSchema`'s keys, in its order, and each value is
+// the answer's (instants as Date#toISOString writes them, computed fields),
+// so pg's rows are the tickets and the list routes only JSON.stringify them.
+// The detail (findTicket) reads the same select list; command-api's
+// sql-built-answers test holds every list equal, byte for byte, to its
+// tickets' details through the zod serializer.
 
 /** `Date#toISOString()` of a timestamptz, in SQL: UTC, milliseconds (truncated, as pg's Date parsing truncates), 'Z'. */
 export function isoInstantSql(column: string): string {
@@ -261,46 +126,56 @@ function epochMsSql(instant: string): string {
   return `floor(extract(epoch FROM ${instant}) * 1000)::bigint`;
 }
 
+/** The answer's keys, in its order: a key with no SQL below is the `rm.tickets` column of that name. */
+const ANSWER_KEYS = Object.keys(TicketSchema.shape) as (keyof Ticket)[];
+
 /**
- * toTicket as a select list. `nowParam` is the answer's clock
- * (minutes_ecoulees of open tickets): bigint division truncates, which is
- * Math.floor for the non-negative differences, and a negative one ends at 0
- * either way. `photo` is still the file-store reference: ticketPhotoUrl
- * makes it a URL (answerTicket).
+ * The answer's values that are not a column of the same name. `nowParam` is
+ * the answer's clock (minutes_ecoulees of open tickets): bigint division
+ * truncates, which is Math.floor for the non-negative differences, and a
+ * negative one ends at 0 either way. `photo` is still the file-store
+ * reference: ticketPhotoUrl makes it a URL (answerTicket).
  */
-function answerColumns(nowParam: string): string {
+function computedAnswerColumns(nowParam: string): Partial<Record<keyof Ticket, string>> {
   const end = `COALESCE(CASE WHEN t.statut = 'clos' THEN t.clos_at END, ${nowParam})`;
-  return `t.id, t.num_chrono, t.statut, t.urgent, t.client_nom, t.site_nom, t.site_adresse, t.site_code_postal, t.site_ville,
-    t.installation_id, t.installation_nom, t.metier_nom, t.probleme,
-    CASE WHEN t.astreinte = 1 THEN 1 ELSE 0 END AS astreinte,
-    t.photo_ref AS photo,
-    ${isoInstantSql('t.created_at')} AS created_at,
-    ${isoInstantSql('t.clos_at')} AS clos_at,
-    ${isoInstantSql('t.arrive_at')} AS arrive_at,
-    ${isoInstantSql('t.echeance')} AS echeance,
-    t.delai,
-    GREATEST(0, (${epochMsSql(end)} - ${epochMsSql('t.created_at')}) / 60000)::int AS minutes_ecoulees,
-    t.operateur_prenom, t.operateur_nom, t.technicien_prenom, t.technicien_nom, t.technicien_id AS id_technicien,
-    t.constat_tech, t.remarque_tech, t.etat_arrivee, t.etat_depart, t.nom_rapport,
-    CASE WHEN t.devis = 1 THEN 1 ELSE 0 END AS devis,
-    t.numero_devis,
-    ${isoInstantSql('t.date_devis')} AS date_devis,
-    t.date_enregistrement_devis, t.interventions_supp_count,
-    t.interventions_supp_count + CASE WHEN t.statut = 'clos' THEN 1 ELSE 0 END AS interventions_count,
-    t.demandeur_prenom AS prenom, t.demandeur_nom AS nom, t.demandeur_email AS email, t.demandeur_telephone AS telephone,
-    t.agence_id, t.client_id, t.site_id, t.metier_id, t.source, t.temps_trajet`;
+  return {
+    astreinte: 'CASE WHEN t.astreinte = 1 THEN 1 ELSE 0 END',
+    photo: 't.photo_ref',
+    created_at: isoInstantSql('t.created_at'),
+    clos_at: isoInstantSql('t.clos_at'),
+    arrive_at: isoInstantSql('t.arrive_at'),
+    echeance: isoInstantSql('t.echeance'),
+    minutes_ecoulees: `GREATEST(0, (${epochMsSql(end)} - ${epochMsSql('t.created_at')}) / 60000)::int`,
+    id_technicien: 't.technicien_id',
+    devis: 'CASE WHEN t.devis = 1 THEN 1 ELSE 0 END',
+    date_devis: isoInstantSql('t.date_devis'),
+    interventions_count: `t.interventions_supp_count + CASE WHEN t.statut = 'clos' THEN 1 ELSE 0 END`,
+    prenom: 't.demandeur_prenom',
+    nom: 't.demandeur_nom',
+    email: 't.demandeur_email',
+    telephone: 't.demandeur_telephone',
+  };
+}
+
+/** `TicketSchema` as a select list: its keys in its order, so pg's rows are the answer's tickets. */
+function answerColumns(nowParam: string): string {
+  const computed = computedAnswerColumns(nowParam);
+  return ANSWER_KEYS.map((key) => {
+    const sql = computed[key];
+    return sql === undefined ? `t.${key}` : `${sql} AS ${key}`;
+  }).join(', ');
 }
 
 /** A row of answerColumns made the answer's ticket: only the photo reference becomes its URL, in place (the key keeps its position). */
-function answerTicket(row: TicketView): TicketView {
+function answerTicket(row: Ticket): Ticket {
   if (row.photo !== null) row.photo = ticketPhotoUrl(row.photo);
   return row;
 }
 
-async function selectTickets(db: Queryable, selection: TicketSelection | null, now: Date): Promise<TicketView[]> {
+async function selectTickets(db: Queryable, selection: TicketSelection | null, now: Date): Promise<Ticket[]> {
   if (selection === null) return [];
   const params = [...selection.params, now];
-  const { rows } = await db.query<TicketView>(
+  const { rows } = await db.query<Ticket>(
     `SELECT ${answerColumns(`$${params.length}::timestamptz`)} FROM rm.tickets t WHERE ${selection.where} ORDER BY ${selection.order}`,
     params,
   );
@@ -308,12 +183,12 @@ async function selectTickets(db: Queryable, selection: TicketSelection | null, n
 }
 
 /** Open, in-progress and re-intervention tickets in scope, in list order (spec §4). */
-export async function listOpenTickets(db: Queryable, scope: AgenceScope, now: Date, filters: OpenTicketFilters = {}): Promise<TicketView[]> {
+export async function listOpenTickets(db: Queryable, scope: AgenceScope, now: Date, filters: OpenTicketFilters = {}): Promise<Ticket[]> {
   return selectTickets(db, openSelection(scope, filters), now);
 }
 
 /** Closed tickets in scope matching every given filter, newest request first. */
-export async function searchClosedTickets(db: Queryable, scope: AgenceScope, now: Date, filters: ClosedTicketFilters): Promise<TicketView[]> {
+export async function searchClosedTickets(db: Queryable, scope: AgenceScope, now: Date, filters: ClosedTicketFilters): Promise<Ticket[]> {
   return selectTickets(db, closedSelection(scope, filters), now);
 }
 
@@ -325,7 +200,7 @@ export async function searchClosedTickets(db: Queryable, scope: AgenceScope, now
 // the same WHERE, and the open list's chips are counted by SQL too.
 
 export interface TicketPage {
-  tickets: TicketView[];
+  tickets: Ticket[];
   next_cursor: string | null;
   total: number;
 }
@@ -353,11 +228,11 @@ async function selectTicketPage(
   keyColumns: string,
   fingerprint: string,
   keyOf: (row: KeysetRow & { id: string }) => (string | number)[],
-): Promise<{ tickets: TicketView[]; next_cursor: string | null }> {
+): Promise<{ tickets: Ticket[]; next_cursor: string | null }> {
   const params = [...selection.params, now];
   const nowParam = `$${params.length}::timestamptz`;
   params.push(limit + 1);
-  const { rows } = await db.query<TicketView & KeysetRow>(
+  const { rows } = await db.query<Ticket & KeysetRow>(
     `SELECT ${answerColumns(nowParam)}, ${keyColumns} FROM rm.tickets t WHERE ${selection.where}${after} ORDER BY ${selection.order} LIMIT $${params.length}`,
     params,
   );
@@ -461,7 +336,7 @@ export async function* closedTicketPages(
   now: Date,
   filters: ClosedTicketFilters,
   pageSize: number = CLOSED_TICKETS_PAGE_SIZE,
-): AsyncGenerator<TicketView[], void, undefined> {
+): AsyncGenerator<Ticket[], void, undefined> {
   const selection = closedSelection(scope, filters);
   if (selection === null) return;
   const client = await pool.connect();
@@ -475,7 +350,7 @@ export async function* closedTicketPages(
       params,
     );
     for (;;) {
-      const { rows } = await client.query<TicketView>(`FETCH ${pageSize} FROM closed_tickets`);
+      const { rows } = await client.query<Ticket>(`FETCH ${pageSize} FROM closed_tickets`);
       if (rows.length > 0) yield rows.map(answerTicket);
       if (rows.length < pageSize) break;
     }
@@ -487,13 +362,16 @@ export async function* closedTicketPages(
   }
 }
 
-/** One ticket, or null when it does not exist or is outside the caller's scope. */
-export async function findTicket(db: Queryable, scope: AgenceScope, id: string, now: Date): Promise<TicketView | null> {
+/** One ticket, or null when it does not exist or is outside the caller's scope: the lists' select list, so the detail is their ticket. */
+export async function findTicket(db: Queryable, scope: AgenceScope, id: string, now: Date): Promise<Ticket | null> {
   if (!GUID.test(id)) return null;
-  const params: unknown[] = [id];
-  const { rows } = await db.query<TicketRow>(`SELECT ${COLUMNS} FROM rm.tickets t WHERE t.id = $1${scopeClause(scope, 't.agence_id', params)}`, params);
+  const params: unknown[] = [id, now];
+  const { rows } = await db.query<Ticket>(
+    `SELECT ${answerColumns('$2::timestamptz')} FROM rm.tickets t WHERE t.id = $1${scopeClause(scope, 't.agence_id', params)}`,
+    params,
+  );
   const row = rows[0];
-  return row ? toTicket(row, now) : null;
+  return row ? answerTicket(row) : null;
 }
 
 /**

@@ -42,3 +42,28 @@ export function SelectField({ label, hint, error, invalid, required, children, .
     </div>
   );
 }
+
+/**
+ * A picker's options from a query: a first empty choice ('Chargement…' while
+ * the list loads, then `placeholder`), then one per item, by name unless `nameOf` says.
+ */
+export function QueryOptions<Item extends { id: string; nom: string }>({
+  query,
+  placeholder,
+  nameOf = (item) => item.nom,
+}: {
+  query: { isPending: boolean; data?: readonly Item[] | undefined };
+  placeholder: string;
+  nameOf?: (item: Item) => string;
+}) {
+  return (
+    <>
+      <option value="">{query.isPending ? 'Chargement…' : placeholder}</option>
+      {(query.data ?? []).map((item) => (
+        <option key={item.id} value={item.id}>
+          {nameOf(item)}
+        </option>
+      ))}
+    </>
+  );
+}

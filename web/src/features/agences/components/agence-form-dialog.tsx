@@ -1,12 +1,13 @@
 import { agenceBodySchema, agenceHorairesBodySchema, defaultAgenceHoraires, type Agence, type AgenceHoraire } from '@fsm/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { useEditConflict } from '../../../components/ui/conflict-notice';
-import { Dialog } from '../../../components/ui/dialog';
+import { FormDialog } from '../../../components/ui/form-dialog';
 import { TextField } from '../../../components/ui/text-field';
 import { useToast } from '../../../components/ui/toast';
-import { checkForm, remainingErrors, type FieldErrors } from '../../../lib/form-errors';
+import { checkForm } from '../../../lib/form-errors';
+import { useFormSubmit } from '../../../lib/use-form-submit';
 import { AGENCE_MESSAGES, agenceErrorMessage } from '../api/agence-errors';
 import { useCreateAgence } from '../api/create-agence';
 import { agenceHorairesQuery, useAgenceHoraires } from '../api/get-agence-horaires';
@@ -42,9 +43,6 @@ export function AgenceFormDialog({ agence, onClose }: { agence: Agence | null; o
   const horairesQuery = useAgenceHoraires(agence?.id ?? null);
   const initialWeek = editing ? horairesQuery.data : defaultAgenceHoraires();
   const [week, setWeek] = useState<AgenceHoraire[] | null>(editing ? null : defaultAgenceHoraires());
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [weekErrors, setWeekErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
   const create = useCreateAgence();
   const update = useUpdateAgence();
   const setHoraires = useSetAgenceHoraires();
@@ -63,8 +61,7 @@ export function AgenceFormDialog({ agence, onClose }: { agence: Agence | null; o
       setValues(formValues(fresh));
       setVersion(fresh.version);
       setWeek(hours);
-      setErrors({});
-      setWeekErrors({});
+      form.clearErrors();
     },
   );
 
@@ -74,71 +71,62 @@ export function AgenceFormDialog({ agence, onClose }: { agence: Agence | null; o
 
   const set = (key: keyof AgenceFormValues) => (event: { target: { value: string } }) => setValues((v) => ({ ...v, [key]: event.target.value }));
 
-  const checkValues = () => checkForm(agenceBodySchema, values);
-  // The same rules as PUT /api/agences/{id}/horaires (HH:mm, both times of a half-day, closing after opening).
-  const checkWeek = () => checkForm(agenceHorairesBodySchema, week ?? []);
-  // After a refused save, each message follows its field: it goes once the field is fixed.
-  const shownErrors = remainingErrors(errors, checkValues());
-  const shownWeekErrors = remainingErrors(weekErrors, checkWeek());
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setFailure(null);
-    conflict.clear();
-    const check = checkValues();
-    const weekCheck = checkWeek();
-    setErrors(check.ok ? {} : check.errors);
-    setWeekErrors(weekCheck.ok ? {} : weekCheck.errors);
-    if (!check.ok || !weekCheck.ok) return;
-    try {
+  const form = useFormSubmit({
+    // The fields and the week together; the week follows PUT /api/agences/{id}/horaires (HH:mm, both
+    // times of a half-day, closing after opening), its messages keyed `<day index>.<field>`.
+    check: () => {
+      const fields = checkForm(agenceBodySchema, values);
+      const hours = checkForm(agenceHorairesBodySchema, week ?? []);
+      if (fields.ok && hours.ok) return fields;
+      const errors = { ...(fields.ok ? {} : fields.errors), ...(hours.ok ? {} : hours.errors) };
+      return { ok: false as const, errors, first: Object.values(errors)[0] ?? '' };
+    },
+    save: async (data) => {
       if (agence) {
-        const saved = await update.mutateAsync({ id: agence.id, body: { ...check.data, version } });
+        const saved = await update.mutateAsync({ id: agence.id, body: { ...data, version } });
         setVersion(saved.version);
         // The hours are saved on the version the first call answered: a change made in between is refused too.
         if (week && initialWeek && !sameWeek(week, initialWeek)) await setHoraires.mutateAsync({ agenceId: agence.id, horaires: week, version: saved.version });
         toast.show('Agence modifiée.', { tone: 'success' });
       } else {
-        const created = await create.mutateAsync(check.data);
+        const created = await create.mutateAsync(data);
         // A new agency opens with the default week: only a changed week needs the second call.
         if (week && !sameWeek(week, defaultAgenceHoraires())) await setHoraires.mutateAsync({ agenceId: created.id, horaires: week });
         toast.show('Agence créée.', { tone: 'success' });
       }
       onClose();
-    } catch (error) {
-      if (!conflict.caught(error)) setFailure(agenceErrorMessage(error, AGENCE_MESSAGES.saveError));
-    }
-  };
+    },
+    failureMessage: (error) => agenceErrorMessage(error, AGENCE_MESSAGES.saveError),
+    conflict,
+  });
 
   return (
-    <Dialog open title={editing ? "Modifier l'agence" : 'Ajouter une agence'} onClose={onClose} className="dialog--wide">
-      <form className="stack" onSubmit={submit} noValidate>
-        <TextField label="Nom" required value={values.nom} onChange={set('nom')} error={shownErrors.nom} />
-        <TextField label="Adresse" required value={values.adresse} onChange={set('adresse')} error={shownErrors.adresse} />
-        <div className="form-row">
-          <TextField label="Code postal" required value={values.cp_postal} onChange={set('cp_postal')} error={shownErrors.cp_postal} inputMode="numeric" />
-          <TextField label="Ville" required value={values.ville} onChange={set('ville')} error={shownErrors.ville} />
-        </div>
-        <TextField label="Téléphone" required type="tel" value={values.telephone} onChange={set('telephone')} error={shownErrors.telephone} />
-        {week ? (
-          <HorairesFieldset week={week} onChange={setWeek} disabled={busy} errors={shownWeekErrors} />
-        ) : horairesQuery.isError ? (
-          <Banner tone="error">{AGENCE_MESSAGES.horairesLoadError}</Banner>
-        ) : (
-          <p className="muted" role="status">
-            Chargement…
-          </p>
-        )}
-        {failure ? <Banner tone="error">{failure}</Banner> : null}
-        {conflict.notice}
-        <div className="dialog__actions">
-          <button type="button" className="btn" onClick={onClose} disabled={busy}>
-            Annuler
-          </button>
-          <button type="submit" className="btn btn--primary" disabled={busy || (editing && !week)} aria-busy={busy || undefined}>
-            Enregistrer
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog
+      title={editing ? "Modifier l'agence" : 'Ajouter une agence'}
+      onClose={onClose}
+      className="dialog--wide"
+      onSubmit={(event) => void form.submit(event)}
+      failure={form.failure}
+      notice={conflict.notice}
+      busy={busy}
+      canSubmit={!(editing && !week)}
+    >
+      <TextField label="Nom" required value={values.nom} onChange={set('nom')} error={form.errors.nom} />
+      <TextField label="Adresse" required value={values.adresse} onChange={set('adresse')} error={form.errors.adresse} />
+      <div className="form-row">
+        <TextField label="Code postal" required value={values.cp_postal} onChange={set('cp_postal')} error={form.errors.cp_postal} inputMode="numeric" />
+        <TextField label="Ville" required value={values.ville} onChange={set('ville')} error={form.errors.ville} />
+      </div>
+      <TextField label="Téléphone" required type="tel" value={values.telephone} onChange={set('telephone')} error={form.errors.telephone} />
+      {week ? (
+        <HorairesFieldset week={week} onChange={setWeek} disabled={busy} errors={form.errors} />
+      ) : horairesQuery.isError ? (
+        <Banner tone="error">{AGENCE_MESSAGES.horairesLoadError}</Banner>
+      ) : (
+        <p className="muted" role="status">
+          Chargement…
+        </p>
+      )}
+    </FormDialog>
   );
 }

@@ -3,11 +3,13 @@ import { useMemo, useState } from 'react';
 import { useCurrentUser } from '../../../app/guards';
 import { Banner } from '../../../components/ui/banner';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { RowAction } from '../../../components/ui/row-action';
 import { SearchField } from '../../../components/ui/search-field';
 import { SkeletonRows } from '../../../components/ui/skeleton-rows';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { matchesSearch } from '../../../lib/text-search';
+import { useDeleteConfirm } from '../../../lib/use-delete-confirm';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { AGENCE_MESSAGES, agenceErrorMessage } from '../api/agence-errors';
 import { useDeleteAgence } from '../api/delete-agence';
@@ -32,25 +34,17 @@ export function AgencesScreen() {
   const remove = useDeleteAgence();
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<Editing>(null);
-  const [deleting, setDeleting] = useState<Agence | null>(null);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
 
   const rows = useMemo(
     () => (agences.data ?? []).filter((a) => matchesSearch(search, a.nom, a.adresse, a.cp_postal, a.ville, a.telephone)),
     [agences.data, search],
   );
 
-  const confirmDelete = () => {
-    if (!deleting) return;
-    setDeleteError(null);
-    remove.mutate(deleting.id, {
-      onSuccess: () => {
-        toast.show('Agence supprimée.', { tone: 'success' });
-        setDeleting(null);
-      },
-      onError: (error) => setDeleteError(agenceErrorMessage(error, AGENCE_MESSAGES.deleteError)),
-    });
-  };
+  const deletion = useDeleteConfirm({
+    remove: (agence: Agence) => remove.mutateAsync(agence.id),
+    done: () => toast.show('Agence supprimée.', { tone: 'success' }),
+    failureMessage: (error) => agenceErrorMessage(error, AGENCE_MESSAGES.deleteError),
+  });
 
   return (
     <section className="stack" aria-labelledby="screen-title">
@@ -99,20 +93,8 @@ export function AgencesScreen() {
                   {canEdit ? (
                     <td>
                       <div className="table-actions">
-                        <button type="button" className="btn btn--small" onClick={() => setEditing({ agence })} aria-label={`Modifier ${agence.nom}`}>
-                          Modifier
-                        </button>
-                        <button
-                          type="button"
-                          className="btn btn--small btn--danger-ghost"
-                          onClick={() => {
-                            setDeleteError(null);
-                            setDeleting(agence);
-                          }}
-                          aria-label={`Supprimer ${agence.nom}`}
-                        >
-                          Supprimer
-                        </button>
+                        <RowAction label={`Modifier ${agence.nom}`} onClick={() => setEditing({ agence })}>Modifier</RowAction>
+                        <RowAction label={`Supprimer ${agence.nom}`} onClick={() => deletion.ask(agence)} danger>Supprimer</RowAction>
                       </div>
                     </td>
                   ) : null}
@@ -124,13 +106,9 @@ export function AgencesScreen() {
       </div>
       {editing ? <AgenceFormDialog agence={editing.agence} onClose={() => setEditing(null)} /> : null}
       <ConfirmDialog
-        open={deleting !== null}
         title="Supprimer l'agence"
-        message={`Supprimer l'agence « ${deleting?.nom ?? ''} » ?`}
-        busy={remove.isPending}
-        error={deleteError}
-        onConfirm={confirmDelete}
-        onCancel={() => setDeleting(null)}
+        message={`Supprimer l'agence « ${deletion.target?.nom ?? ''} » ?`}
+        {...deletion.dialog}
       />
     </section>
   );

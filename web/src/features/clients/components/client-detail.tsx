@@ -1,6 +1,7 @@
 import { formatInstallationDelai, type Client, type Installation, type Site, type SiteWithInstallations } from '@fsm/contracts';
 import { useState } from 'react';
 import { Banner } from '../../../components/ui/banner';
+import { RowAction } from '../../../components/ui/row-action';
 import { SkeletonCards } from '../../../components/ui/skeleton';
 import { errorMessage } from '../../../lib/api-client';
 import { CLIENT_MESSAGES } from '../api/client-messages';
@@ -53,17 +54,8 @@ export function ClientDetail({ client, canEdit, onAction }: { client: Client; ca
                 </button>
                 {canEdit ? (
                   <div className="table-actions">
-                    <button type="button" className="btn btn--small" onClick={() => onAction({ kind: 'edit-site', site: s })} aria-label={`Modifier le site ${s.nom}`}>
-                      Modifier
-                    </button>
-                    <button
-                      type="button"
-                      className="btn btn--small btn--danger-ghost"
-                      onClick={() => onAction({ kind: 'delete-site', site: s })}
-                      aria-label={`Supprimer le site ${s.nom}`}
-                    >
-                      Supprimer
-                    </button>
+                    <RowAction label={`Modifier le site ${s.nom}`} onClick={() => onAction({ kind: 'edit-site', site: s })}>Modifier</RowAction>
+                    <RowAction label={`Supprimer le site ${s.nom}`} onClick={() => onAction({ kind: 'delete-site', site: s })} danger>Supprimer</RowAction>
                   </div>
                 ) : null}
               </li>
@@ -97,32 +89,11 @@ export function ClientDetail({ client, canEdit, onAction }: { client: Client; ca
                 <p className="installation-card__delai">{formatInstallationDelai(installation.delai)}</p>
                 <p className="installation-card__description">{installation.description}</p>
                 <div className="table-actions">
-                  <button
-                    type="button"
-                    className="btn btn--small"
-                    onClick={() => onAction({ kind: 'qr', site, installation })}
-                    aria-label={`QR codes de ${installation.nom}`}
-                  >
-                    QR codes
-                  </button>
+                  <RowAction label={`QR codes de ${installation.nom}`} onClick={() => onAction({ kind: 'qr', site, installation })}>QR codes</RowAction>
                   {canEdit ? (
                     <>
-                      <button
-                        type="button"
-                        className="btn btn--small"
-                        onClick={() => onAction({ kind: 'edit-installation', site, installation })}
-                        aria-label={`Modifier l'installation ${installation.nom}`}
-                      >
-                        Modifier
-                      </button>
-                      <button
-                        type="button"
-                        className="btn btn--small btn--danger-ghost"
-                        onClick={() => onAction({ kind: 'delete-installation', installation })}
-                        aria-label={`Supprimer l'installation ${installation.nom}`}
-                      >
-                        Supprimer
-                      </button>
+                      <RowAction label={`Modifier l'installation ${installation.nom}`} onClick={() => onAction({ kind: 'edit-installation', site, installation })}>Modifier</RowAction>
+                      <RowAction label={`Supprimer l'installation ${installation.nom}`} onClick={() => onAction({ kind: 'delete-installation', installation })} danger>Supprimer</RowAction>
                     </>
                   ) : null}
                 </div>

@@ -1,17 +1,16 @@
 import { MANAGEMENT_MESSAGES, type Client } from '@fsm/contracts';
 import { useState, type FormEvent } from 'react';
 import { useCurrentUser } from '../../../app/guards';
-import { Banner } from '../../../components/ui/banner';
 import { useEditConflict } from '../../../components/ui/conflict-notice';
-import { Dialog } from '../../../components/ui/dialog';
-import { SelectField } from '../../../components/ui/select-field';
+import { FormDialog } from '../../../components/ui/form-dialog';
+import { QueryOptions, SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { useAgences } from '../../agences/api/get-agences';
 import { CLIENT_MESSAGES } from '../api/client-messages';
-import { getClient } from '../api/get-client';
 import { useCreateClient, type ClientBodyOut } from '../api/create-client';
+import { getClient } from '../api/get-client';
 import { useUpdateClient } from '../api/update-client';
 
 type Field = 'nom' | 'adresse' | 'code_postal' | 'ville';
@@ -96,35 +95,18 @@ export function ClientFormDialog({ client, onClose, onSaved }: { client: Client 
   );
 
   return (
-    <Dialog open title={client ? 'Modifier le client' : 'Ajouter un client'} onClose={onClose}>
-      <form className="stack" onSubmit={submit} noValidate>
-        {field('nom', 'Nom')}
-        {field('adresse', 'Adresse')}
-        <div className="form-row">
-          {field('code_postal', 'Code postal', { inputMode: 'numeric' })}
-          {field('ville', 'Ville')}
-        </div>
-        {picksAgence ? (
-          <SelectField label="Agence" required value={agenceId} onChange={(event) => setAgenceId(event.target.value)}>
-            <option value="">{agences.isPending ? 'Chargement…' : 'Choisir une agence'}</option>
-            {(agences.data ?? []).map((agence) => (
-              <option key={agence.id} value={agence.id}>
-                {agence.nom}
-              </option>
-            ))}
-          </SelectField>
-        ) : null}
-        {alert ? <Banner tone="error">{alert}</Banner> : null}
-        {conflict.notice}
-        <div className="dialog__actions">
-          <button type="button" className="btn" onClick={onClose} disabled={busy}>
-            Annuler
-          </button>
-          <button type="submit" className="btn btn--primary" disabled={busy} aria-busy={busy || undefined}>
-            Enregistrer
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog title={client ? 'Modifier le client' : 'Ajouter un client'} onClose={onClose} onSubmit={(event) => void submit(event)} failure={alert} notice={conflict.notice} busy={busy}>
+      {field('nom', 'Nom')}
+      {field('adresse', 'Adresse')}
+      <div className="form-row">
+        {field('code_postal', 'Code postal', { inputMode: 'numeric' })}
+        {field('ville', 'Ville')}
+      </div>
+      {picksAgence ? (
+        <SelectField label="Agence" required value={agenceId} onChange={(event) => setAgenceId(event.target.value)}>
+          <QueryOptions query={agences} placeholder="Choisir une agence" />
+        </SelectField>
+      ) : null}
+    </FormDialog>
   );
 }

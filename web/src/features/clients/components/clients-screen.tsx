@@ -4,11 +4,13 @@ import { useCurrentUser } from '../../../app/guards';
 import { Banner } from '../../../components/ui/banner';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Pagination, pageCountOf } from '../../../components/ui/pagination';
+import { RowAction } from '../../../components/ui/row-action';
 import { SearchField } from '../../../components/ui/search-field';
 import { SkeletonRows } from '../../../components/ui/skeleton-rows';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import { useDeleteConfirm } from '../../../lib/use-delete-confirm';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { CLIENT_MESSAGES } from '../api/client-messages';
 import { useDeleteClient } from '../api/delete-client';
@@ -57,12 +59,9 @@ export function ClientsScreen() {
   const clients = useClientsPage({ page, search: debouncedSearch });
   const [selected, setSelected] = useState<Client | null>(null);
   const [modal, setModal] = useState<Modal | null>(null);
-  const [deleting, setDeleting] = useState<Deleting | null>(null);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
   const deleteClient = useDeleteClient();
   const deleteSite = useDeleteSite();
   const deleteInstallation = useDeleteInstallation(selected?.id ?? '');
-  const deletePending = deleteClient.isPending || deleteSite.isPending || deleteInstallation.isPending;
 
   const items = clients.data?.items ?? [];
   const pageCount = pageCountOf(clients.data?.total ?? 0, CLIENTS_PAGE_SIZE);
@@ -75,27 +74,25 @@ export function ClientsScreen() {
     if (fresh && fresh !== selected && JSON.stringify(fresh) !== JSON.stringify(selected)) setSelected(fresh);
   }, [items, selected]);
 
-  const onDetailAction = (action: DetailAction) => {
-    setDeleteError(null);
-    if (action.kind === 'delete-site') setDeleting({ kind: 'site', id: action.site.id, nom: action.site.nom });
-    else if (action.kind === 'delete-installation') setDeleting({ kind: 'installation', id: action.installation.id, nom: action.installation.nom });
-    else setModal(action);
-  };
-
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    setDeleteError(null);
-    try {
+  const deletion = useDeleteConfirm({
+    remove: async (deleting: Deleting) => {
       if (deleting.kind === 'client') await deleteClient.mutateAsync(deleting.id);
       else if (deleting.kind === 'site') await deleteSite.mutateAsync({ id: deleting.id, clientId: selected?.id ?? '' });
       else await deleteInstallation.mutateAsync(deleting.id);
+    },
+    done: (deleting) => {
       toast.show(DELETE_TEXTS[deleting.kind].done, { tone: 'success' });
       if (deleting.kind === 'client' && selected?.id === deleting.id) setSelected(null);
-      setDeleting(null);
-    } catch (error) {
-      setDeleteError(errorMessage(error, CLIENT_MESSAGES.deleteError));
-    }
+    },
+    failureMessage: (error) => errorMessage(error, CLIENT_MESSAGES.deleteError),
+  });
+
+  const onDetailAction = (action: DetailAction) => {
+    if (action.kind === 'delete-site') deletion.ask({ kind: 'site', id: action.site.id, nom: action.site.nom });
+    else if (action.kind === 'delete-installation') deletion.ask({ kind: 'installation', id: action.installation.id, nom: action.installation.nom });
+    else setModal(action);
   };
+
 
   const columns = 4 + (showAgence ? 1 : 0) + 1;
 
@@ -162,25 +159,11 @@ export function ClientsScreen() {
                   {showAgence ? <td>{client.agence_nom ?? '—'}</td> : null}
                   <td>
                     <div className="table-actions">
-                      <button type="button" className="btn btn--small" onClick={() => setModal({ kind: 'contacts', client })} aria-label={`Interlocuteurs de ${client.nom}`}>
-                        Interlocuteurs
-                      </button>
+                      <RowAction label={`Interlocuteurs de ${client.nom}`} onClick={() => setModal({ kind: 'contacts', client })}>Interlocuteurs</RowAction>
                       {canEdit ? (
                         <>
-                          <button type="button" className="btn btn--small" onClick={() => setModal({ kind: 'client', client })} aria-label={`Modifier le client ${client.nom}`}>
-                            Modifier
-                          </button>
-                          <button
-                            type="button"
-                            className="btn btn--small btn--danger-ghost"
-                            onClick={() => {
-                              setDeleteError(null);
-                              setDeleting({ kind: 'client', id: client.id, nom: client.nom });
-                            }}
-                            aria-label={`Supprimer le client ${client.nom}`}
-                          >
-                            Supprimer
-                          </button>
+                          <RowAction label={`Modifier le client ${client.nom}`} onClick={() => setModal({ kind: 'client', client })}>Modifier</RowAction>
+                          <RowAction label={`Supprimer le client ${client.nom}`} onClick={() => deletion.ask({ kind: 'client', id: client.id, nom: client.nom })} danger>Supprimer</RowAction>
                         </>
                       ) : null}
                     </div>
@@ -213,13 +196,9 @@ export function ClientsScreen() {
         />
       ) : null}
       <ConfirmDialog
-        open={deleting !== null}
-        title={deleting ? DELETE_TEXTS[deleting.kind].title : ''}
-        message={deleting ? DELETE_TEXTS[deleting.kind].message(deleting.nom) : ''}
-        busy={deletePending}
-        error={deleteError}
-        onConfirm={() => void confirmDelete()}
-        onCancel={() => setDeleting(null)}
+        title={deletion.target ? DELETE_TEXTS[deletion.target.kind].title : ''}
+        message={deletion.target ? DELETE_TEXTS[deletion.target.kind].message(deletion.target.nom) : ''}
+        {...deletion.dialog}
       />
     </section>
   );

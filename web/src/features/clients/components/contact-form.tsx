@@ -1,12 +1,14 @@
 import { interlocuteurBodySchema, type Interlocuteur, type SiteWithInstallations } from '@fsm/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { useEditConflict } from '../../../components/ui/conflict-notice';
+import { FormActions } from '../../../components/ui/form-dialog';
 import { TextField } from '../../../components/ui/text-field';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
-import { checkForm, remainingErrors, type FieldErrors } from '../../../lib/form-errors';
+import { checkForm } from '../../../lib/form-errors';
+import { useFormSubmit } from '../../../lib/use-form-submit';
 import { CLIENT_MESSAGES } from '../api/client-messages';
 import { useCreateInterlocuteur } from '../api/create-interlocuteur';
 import { clientInterlocuteursQuery } from '../api/get-client-interlocuteurs';
@@ -46,8 +48,6 @@ export function ContactForm({
   const [version, setVersion] = useState(contact?.version);
   const [siteIds, setSiteIds] = useState(() => idsAt(contact, 'site'));
   const [installationIds, setInstallationIds] = useState(() => idsAt(contact, 'installation'));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
   const create = useCreateInterlocuteur();
   const update = useUpdateInterlocuteur();
   const busy = create.isPending || update.isPending;
@@ -59,7 +59,7 @@ export function ContactForm({
       setSiteIds(idsAt(fresh, 'site'));
       setInstallationIds(idsAt(fresh, 'installation'));
       setVersion(fresh.version);
-      setErrors({});
+      form.clearErrors();
     },
   );
 
@@ -72,45 +72,34 @@ export function ContactForm({
       return next;
     });
 
-  const checkValues = () => {
-    // Only ids still among the client's sites and installations are sent.
-    const liveSites = sites.filter((s) => siteIds.has(s.id)).map((s) => s.id);
-    const liveInstallations = sites.flatMap((s) => s.installations).filter((i) => installationIds.has(i.id)).map((i) => i.id);
-    return checkForm(interlocuteurBodySchema, { ...values, client_id: clientId, affect_sites: liveSites, affect_installations: liveInstallations });
-  };
-  const shownErrors = remainingErrors(errors, checkValues());
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setFailure(null);
-    conflict.clear();
-    const check = checkValues();
-    if (!check.ok) {
-      setErrors(check.errors);
-      return;
-    }
-    setErrors({});
-    try {
-      if (contact) await update.mutateAsync({ id: contact.id, body: { ...check.data, version } });
-      else await create.mutateAsync(check.data);
+  const form = useFormSubmit({
+    check: () => {
+      // Only ids still among the client's sites and installations are sent.
+      const liveSites = sites.filter((s) => siteIds.has(s.id)).map((s) => s.id);
+      const liveInstallations = sites.flatMap((s) => s.installations).filter((i) => installationIds.has(i.id)).map((i) => i.id);
+      return checkForm(interlocuteurBodySchema, { ...values, client_id: clientId, affect_sites: liveSites, affect_installations: liveInstallations });
+    },
+    save: async (data) => {
+      if (contact) await update.mutateAsync({ id: contact.id, body: { ...data, version } });
+      else await create.mutateAsync(data);
       toast.show(contact ? 'Interlocuteur modifié.' : 'Interlocuteur ajouté.', { tone: 'success' });
       onDone();
-    } catch (error) {
-      if (!conflict.caught(error)) setFailure(errorMessage(error, CLIENT_MESSAGES.saveError));
-    }
-  };
+    },
+    failureMessage: (error) => errorMessage(error, CLIENT_MESSAGES.saveError),
+    conflict,
+  });
 
   return (
-    <form className="stack" onSubmit={submit} noValidate aria-label={contact ? "Modifier l'interlocuteur" : 'Nouvel interlocuteur'}>
+    <form className="stack" onSubmit={(event) => void form.submit(event)} noValidate aria-label={contact ? "Modifier l'interlocuteur" : 'Nouvel interlocuteur'}>
       <h3>{contact ? `Modifier ${contact.prenom} ${contact.nom}` : 'Nouvel interlocuteur'}</h3>
       <div className="form-row">
-        <TextField label="Prénom" required value={values.prenom} onChange={set('prenom')} error={shownErrors.prenom} />
-        <TextField label="Nom" required value={values.nom} onChange={set('nom')} error={shownErrors.nom} />
+        <TextField label="Prénom" required value={values.prenom} onChange={set('prenom')} error={form.errors.prenom} />
+        <TextField label="Nom" required value={values.nom} onChange={set('nom')} error={form.errors.nom} />
       </div>
-      <TextField label="Fonction" value={values.fonction} onChange={set('fonction')} error={shownErrors.fonction} />
+      <TextField label="Fonction" value={values.fonction} onChange={set('fonction')} error={form.errors.fonction} />
       <div className="form-row">
-        <TextField label="Téléphone" type="tel" value={values.telephone} onChange={set('telephone')} error={shownErrors.telephone} />
-        <TextField label="Email" type="email" value={values.email} onChange={set('email')} error={shownErrors.email} />
+        <TextField label="Téléphone" type="tel" value={values.telephone} onChange={set('telephone')} error={form.errors.telephone} />
+        <TextField label="Email" type="email" value={values.email} onChange={set('email')} error={form.errors.email} />
       </div>
       <fieldset className="fieldset">
         <legend className="field__label">Affectations</legend>
@@ -143,16 +132,9 @@ export function ContactForm({
           ))}
         </ul>
       </fieldset>
-      {failure ? <Banner tone="error">{failure}</Banner> : null}
+      {form.failure ? <Banner tone="error">{form.failure}</Banner> : null}
       {conflict.notice}
-      <div className="dialog__actions">
-        <button type="button" className="btn" onClick={onDone} disabled={busy}>
-          Annuler
-        </button>
-        <button type="submit" className="btn btn--primary" disabled={busy} aria-busy={busy || undefined}>
-          Enregistrer
-        </button>
-      </div>
+      <FormActions busy={busy} onCancel={onDone} />
     </form>
   );
 }

@@ -3,8 +3,10 @@ import { useState } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Dialog } from '../../../components/ui/dialog';
+import { RowAction } from '../../../components/ui/row-action';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
+import { useDeleteConfirm } from '../../../lib/use-delete-confirm';
 import { CLIENT_MESSAGES } from '../api/client-messages';
 import { useDeleteInterlocuteur } from '../api/delete-interlocuteur';
 import { useClientInterlocuteurs } from '../api/get-client-interlocuteurs';
@@ -32,24 +34,13 @@ export function ContactsPanel({ client, canEdit, onClose }: { client: Client; ca
   const sites = useClientSites(client.id);
   const remove = useDeleteInterlocuteur();
   const [view, setView] = useState<View>({ kind: 'list' });
-  const [deleting, setDeleting] = useState<Interlocuteur | null>(null);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
   const siteList = sites.data ?? [];
 
-  const confirmDelete = () => {
-    if (!deleting) return;
-    setDeleteError(null);
-    remove.mutate(
-      { id: deleting.id, clientId: client.id },
-      {
-        onSuccess: () => {
-          toast.show('Interlocuteur supprimé.', { tone: 'success' });
-          setDeleting(null);
-        },
-        onError: (error) => setDeleteError(errorMessage(error, CLIENT_MESSAGES.contactDeleteError)),
-      },
-    );
-  };
+  const deletion = useDeleteConfirm({
+    remove: (contact: Interlocuteur) => remove.mutateAsync({ id: contact.id, clientId: client.id }),
+    done: () => toast.show('Interlocuteur supprimé.', { tone: 'success' }),
+    failureMessage: (error) => errorMessage(error, CLIENT_MESSAGES.contactDeleteError),
+  });
 
   return (
     <Dialog open title={`Interlocuteurs — ${client.nom}`} onClose={onClose} className="dialog--side">
@@ -92,20 +83,8 @@ export function ContactsPanel({ client, canEdit, onClose }: { client: Client; ca
                     </p>
                     {canEdit ? (
                       <div className="table-actions">
-                        <button type="button" className="btn btn--small" onClick={() => setView({ kind: 'form', contact })} aria-label={`Modifier ${fullName}`}>
-                          Modifier
-                        </button>
-                        <button
-                          type="button"
-                          className="btn btn--small btn--danger-ghost"
-                          onClick={() => {
-                            setDeleteError(null);
-                            setDeleting(contact);
-                          }}
-                          aria-label={`Supprimer ${fullName}`}
-                        >
-                          Supprimer
-                        </button>
+                        <RowAction label={`Modifier ${fullName}`} onClick={() => setView({ kind: 'form', contact })}>Modifier</RowAction>
+                        <RowAction label={`Supprimer ${fullName}`} onClick={() => deletion.ask(contact)} danger>Supprimer</RowAction>
                       </div>
                     ) : null}
                   </li>
@@ -116,13 +95,9 @@ export function ContactsPanel({ client, canEdit, onClose }: { client: Client; ca
         </>
       )}
       <ConfirmDialog
-        open={deleting !== null}
         title="Supprimer l'interlocuteur"
-        message={`Supprimer l'interlocuteur « ${deleting ? `${deleting.prenom} ${deleting.nom}` : ''} » ?`}
-        busy={remove.isPending}
-        error={deleteError}
-        onConfirm={confirmDelete}
-        onCancel={() => setDeleting(null)}
+        message={`Supprimer l'interlocuteur « ${deletion.target ? `${deletion.target.prenom} ${deletion.target.nom}` : ''} » ?`}
+        {...deletion.dialog}
       />
     </Dialog>
   );

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Dialog } from '../../../components/ui/dialog';
 import { PrintSheet } from '../../../components/ui/print-sheet';
+import { RowAction } from '../../../components/ui/row-action';
 import { SelectField } from '../../../components/ui/select-field';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
@@ -108,15 +109,7 @@ export function InstallationQrDialog({ context, canEdit, onClose }: { context: Q
                 </a>
               </div>
               {canEdit ? (
-                <button
-                  type="button"
-                  className="btn btn--small btn--danger-ghost"
-                  onClick={() => onUnassign(code)}
-                  disabled={unassign.isPending}
-                  aria-label={`Retirer le QR code ${code.qr_key}`}
-                >
-                  Retirer
-                </button>
+                <RowAction label={`Retirer le QR code ${code.qr_key}`} onClick={() => onUnassign(code)} danger disabled={unassign.isPending}>Retirer</RowAction>
               ) : null}
             </li>
           ))}

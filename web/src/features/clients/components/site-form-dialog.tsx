@@ -1,9 +1,8 @@
 import { MANAGEMENT_MESSAGES, type Site } from '@fsm/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Banner } from '../../../components/ui/banner';
 import { useEditConflict } from '../../../components/ui/conflict-notice';
-import { Dialog } from '../../../components/ui/dialog';
+import { FormDialog } from '../../../components/ui/form-dialog';
 import { TextField } from '../../../components/ui/text-field';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
@@ -75,25 +74,13 @@ export function SiteFormDialog({ clientId, site, onClose, onSaved }: { clientId:
   );
 
   return (
-    <Dialog open title={site ? 'Modifier le site' : 'Ajouter un site'} onClose={onClose}>
-      <form className="stack" onSubmit={submit} noValidate>
-        {field('nom', 'Nom')}
-        {field('adresse', 'Adresse')}
-        <div className="form-row">
-          {field('code_postal', 'Code postal')}
-          {field('ville', 'Ville')}
-        </div>
-        {alert ? <Banner tone="error">{alert}</Banner> : null}
-        {conflict.notice}
-        <div className="dialog__actions">
-          <button type="button" className="btn" onClick={onClose} disabled={busy}>
-            Annuler
-          </button>
-          <button type="submit" className="btn btn--primary" disabled={busy} aria-busy={busy || undefined}>
-            Enregistrer
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog title={site ? 'Modifier le site' : 'Ajouter un site'} onClose={onClose} onSubmit={(event) => void submit(event)} failure={alert} notice={conflict.notice} busy={busy}>
+      {field('nom', 'Nom')}
+      {field('adresse', 'Adresse')}
+      <div className="form-row">
+        {field('code_postal', 'Code postal')}
+        {field('ville', 'Ville')}
+      </div>
+    </FormDialog>
   );
 }

@@ -6,13 +6,13 @@ import {
   performanceIndicator,
   ticketQuoteState,
   type PerformanceIndicator,
+  type Ticket,
 } from '@fsm/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiError, apiClient } from '../../../lib/api-client';
 import { getClosedTickets } from '../../tickets/api/get-closed-tickets';
 import { getOpenTickets } from '../../tickets/api/get-open-tickets';
 import { ticketKeys } from '../../tickets/api/ticket-keys';
-import type { TicketView } from '../../tickets/api/ticket-view';
 
 /**
  * The home summary (spec §2 "Home summary"). Everything about its shape lives
@@ -96,7 +96,7 @@ export function readSummaryAnswer(answer: unknown): TicketSummary | null {
 }
 
 /** The same figures from the two ticket lists, when the server has no summary route. */
-export function deriveSummary(open: readonly TicketView[], closed: readonly TicketView[], now: Date): TicketSummary {
+export function deriveSummary(open: readonly Ticket[], closed: readonly Ticket[], now: Date): TicketSummary {
   const window = defaultStatsWindow(now);
   const inWindow = (instant: string | null) => instant !== null && isWithinStatsWindow(instant, window);
   const closedInWindow = closed.filter((t) => inWindow(t.clos_at));

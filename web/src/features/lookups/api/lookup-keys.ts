@@ -8,7 +8,6 @@ export const lookupKeys = {
     all: ['clients'] as const,
     list: () => [...lookupKeys.clients.all, 'list'] as const,
     byAgence: (agenceId: string) => [...lookupKeys.clients.all, 'by-agence', agenceId] as const,
-    sitesWithInstallations: (clientId: string) => [...lookupKeys.clients.all, 'detail', clientId, 'sites'] as const,
   },
   sites: {
     all: ['sites'] as const,
@@ -21,7 +20,6 @@ export const lookupKeys = {
   },
   metiers: {
     all: ['metiers'] as const,
-    list: () => [...lookupKeys.metiers.all, 'list'] as const,
   },
   interlocuteurs: {
     all: ['interlocuteurs'] as const,

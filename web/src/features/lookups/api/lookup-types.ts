@@ -1,6 +1,6 @@
 /**
  * The look-up entities as the ticket screens use them (spec §3: Client id, nom,
- * ville; Site id, nom, ville, installations; Installation id, nom; ...). Read
+ * ville; Site id, nom, ville; Installation id, nom; ...). Read
  * leniently: the management routes send more fields, and ids are kept as strings.
  */
 export interface ClientOption {
@@ -18,8 +18,6 @@ export interface SiteOption {
   id: string;
   nom: string;
   ville: string | null;
-  /** Present when the route nests them (GET /api/clients/{id}/sites). */
-  installations: InstallationOption[];
 }
 
 export interface UtilisateurOption {
@@ -27,11 +25,6 @@ export interface UtilisateurOption {
   nom: string;
   prenom: string;
   role: string | null;
-}
-
-export interface MetierOption {
-  id: string;
-  nom: string;
 }
 
 export interface InterlocuteurOption {
@@ -85,16 +78,11 @@ export function toSite(row: Row): SiteOption {
     id: text(row.id),
     nom: text(row.nom),
     ville: optionalText(row.ville),
-    installations: readList(row.installations).filter(hasId).map(toInstallation),
   };
 }
 
 export function toUtilisateur(row: Row): UtilisateurOption {
   return { id: text(row.id), nom: text(row.nom), prenom: text(row.prenom), role: optionalText(row.role) };
-}
-
-export function toMetier(row: Row): MetierOption {
-  return { id: text(row.id), nom: text(row.nom) };
 }
 
 export function toInterlocuteur(row: Row): InterlocuteurOption {

@@ -16,9 +16,11 @@ import { useState } from 'react';
 import { useCurrentUser } from '../../../app/guards';
 import { Banner } from '../../../components/ui/banner';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { RowAction } from '../../../components/ui/row-action';
 import { SkeletonRows } from '../../../components/ui/skeleton-rows';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
+import { useDeleteConfirm } from '../../../lib/use-delete-confirm';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useDeleteMetier } from '../api/delete-metier';
 import { useMetierList } from '../api/get-metiers';
@@ -116,12 +118,8 @@ function MetierRow({ metier, index, count, canEdit, busy, onMove, onToggleHoStat
       {canEdit ? (
         <td>
           <div className="table-actions">
-            <button type="button" className="btn btn--small" onClick={() => onEdit(metier)} aria-label={`Modifier ${metier.nom}`}>
-              Modifier
-            </button>
-            <button type="button" className="btn btn--small btn--danger-ghost" onClick={() => onDelete(metier)} aria-label={`Supprimer ${metier.nom}`}>
-              Supprimer
-            </button>
+            <RowAction label={`Modifier ${metier.nom}`} onClick={() => onEdit(metier)}>Modifier</RowAction>
+            <RowAction label={`Supprimer ${metier.nom}`} onClick={() => onDelete(metier)} danger>Supprimer</RowAction>
           </div>
         </td>
       ) : null}
@@ -146,8 +144,6 @@ export function MetiersScreen() {
   const remove = useDeleteMetier();
   const [alert, setAlert] = useState<string | null>(null);
   const [editing, setEditing] = useState<{ metier: Metier | null } | null>(null);
-  const [deleting, setDeleting] = useState<Metier | null>(null);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
   const metiers = list.data ?? [];
   const busy = reorder.isPending || update.isPending;
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 4 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
@@ -176,24 +172,19 @@ export function MetiersScreen() {
     );
   };
 
-  const confirmDelete = () => {
-    if (!deleting) return;
-    setDeleteError(null);
-    const deleted = deleting;
-    remove.mutate(deleted.id, {
-      onSuccess: () => {
-        toast.show('Métier supprimé.', { tone: 'success' });
-        setDeleting(null);
-        // The rows after it close the gap (1, 2, 4 → 1, 2, 3), as a move would renumber them.
-        const rest = metiers.filter((m) => m.id !== deleted.id);
-        const numbered = rest.filter((m) => m.ordre !== null);
-        if (deleted.ordre !== null && numbered.some((m, index) => m.ordre !== index + 1)) {
-          reorder.mutate(rest, { onError: () => setAlert(METIER_MESSAGES.reorderError) });
-        }
-      },
-      onError: (error) => setDeleteError(errorMessage(error, METIER_MESSAGES.saveError)),
-    });
-  };
+  const deletion = useDeleteConfirm({
+    remove: (deleted: Metier) => remove.mutateAsync(deleted.id),
+    done: (deleted) => {
+      toast.show('Métier supprimé.', { tone: 'success' });
+      // The rows after it close the gap (1, 2, 4 → 1, 2, 3), as a move would renumber them.
+      const rest = metiers.filter((m) => m.id !== deleted.id);
+      const numbered = rest.filter((m) => m.ordre !== null);
+      if (deleted.ordre !== null && numbered.some((m, index) => m.ordre !== index + 1)) {
+        reorder.mutate(rest, { onError: () => setAlert(METIER_MESSAGES.reorderError) });
+      }
+    },
+    failureMessage: (error) => errorMessage(error, METIER_MESSAGES.saveError),
+  });
 
   const columns = canEdit ? 5 : 4;
 
@@ -245,10 +236,7 @@ export function MetiersScreen() {
                       onMove={move}
                       onToggleHoStats={toggleHoStats}
                       onEdit={(m) => setEditing({ metier: m })}
-                      onDelete={(m) => {
-                        setDeleteError(null);
-                        setDeleting(m);
-                      }}
+                      onDelete={deletion.ask}
                     />
                   ))}
                 </SortableContext>
@@ -259,13 +247,9 @@ export function MetiersScreen() {
       </div>
       {editing ? <MetierFormDialog metier={editing.metier} onClose={() => setEditing(null)} /> : null}
       <ConfirmDialog
-        open={deleting !== null}
         title="Supprimer le métier"
         message={METIER_DELETE_CONFIRMATION}
-        busy={remove.isPending}
-        error={deleteError}
-        onConfirm={confirmDelete}
-        onCancel={() => setDeleting(null)}
+        {...deletion.dialog}
       />
     </section>
   );

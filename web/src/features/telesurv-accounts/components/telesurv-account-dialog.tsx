@@ -1,9 +1,8 @@
 import { telesurvCreateBodySchema, telesurvUpdateBodySchema, type TelesurvAccount } from '@fsm/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Banner } from '../../../components/ui/banner';
 import { useEditConflict } from '../../../components/ui/conflict-notice';
-import { Dialog } from '../../../components/ui/dialog';
+import { FormDialog } from '../../../components/ui/form-dialog';
 import { TextField } from '../../../components/ui/text-field';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
@@ -81,32 +80,28 @@ export function TelesurvAccountDialog({ account, onClose }: { account: TelesurvA
   };
 
   return (
-    <Dialog open title={editing ? 'Modifier compte télésurveillance' : 'Ajouter compte télésurveillance'} onClose={onClose}>
-      <form className="stack" onSubmit={submit} noValidate>
-        <TextField label="Nom" required value={nom} onChange={(e) => setNom(e.target.value)} invalid={shownErrors.nom !== undefined} autoComplete="off" />
-        <TextField label="Email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} invalid={shownErrors.email !== undefined} autoComplete="off" />
-        <TextField label="Téléphone" type="tel" value={telephone} onChange={(e) => setTelephone(e.target.value)} invalid={shownErrors.telephone !== undefined} />
-        {shared ? (
-          <p className="muted">{TELESURV_MESSAGES.sharedOutsideScope}</p>
-        ) : (
-          <NewPasswordField
-            value={motdepasse}
-            onChange={setMotdepasse}
-            required={!editing}
-            hint={editing ? 'Laissez vide pour conserver le mot de passe actuel.' : undefined}
-          />
-        )}
-        {alert ? <Banner tone="error">{alert}</Banner> : null}
-        {conflict.notice}
-        <div className="dialog__actions">
-          <button type="button" className="btn" onClick={onClose} disabled={busy}>
-            Annuler
-          </button>
-          <button type="submit" className="btn btn--primary" disabled={busy} aria-busy={busy || undefined}>
-            Valider
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog
+      title={editing ? 'Modifier compte télésurveillance' : 'Ajouter compte télésurveillance'}
+      onClose={onClose}
+      onSubmit={(event) => void submit(event)}
+      failure={alert}
+      notice={conflict.notice}
+      busy={busy}
+      submitLabel="Valider"
+    >
+      <TextField label="Nom" required value={nom} onChange={(e) => setNom(e.target.value)} invalid={shownErrors.nom !== undefined} autoComplete="off" />
+      <TextField label="Email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} invalid={shownErrors.email !== undefined} autoComplete="off" />
+      <TextField label="Téléphone" type="tel" value={telephone} onChange={(e) => setTelephone(e.target.value)} invalid={shownErrors.telephone !== undefined} />
+      {shared ? (
+        <p className="muted">{TELESURV_MESSAGES.sharedOutsideScope}</p>
+      ) : (
+        <NewPasswordField
+          value={motdepasse}
+          onChange={setMotdepasse}
+          required={!editing}
+          hint={editing ? 'Laissez vide pour conserver le mot de passe actuel.' : undefined}
+        />
+      )}
+    </FormDialog>
   );
 }

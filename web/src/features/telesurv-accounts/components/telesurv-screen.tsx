@@ -3,9 +3,11 @@ import { useState } from 'react';
 import { useCurrentUser } from '../../../app/guards';
 import { Banner } from '../../../components/ui/banner';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { RowAction } from '../../../components/ui/row-action';
 import { SkeletonRows } from '../../../components/ui/skeleton-rows';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
+import { useDeleteConfirm } from '../../../lib/use-delete-confirm';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useDeleteTelesurvAccount } from '../api/delete-telesurv-account';
 import { useTelesurvAccounts } from '../api/get-telesurv-accounts';
@@ -30,22 +32,14 @@ export function TelesurvScreen() {
   const remove = useDeleteTelesurvAccount();
   const [editing, setEditing] = useState<{ account: TelesurvAccount | null } | null>(null);
   const [assigning, setAssigning] = useState<TelesurvAccount | null>(null);
-  const [deleting, setDeleting] = useState<TelesurvAccount | null>(null);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
   const columns = canEdit ? 5 : 4;
   const anyShared = canEdit && (accounts.data ?? []).some((account) => account.partage_hors_perimetre === true);
 
-  const confirmDelete = () => {
-    if (!deleting) return;
-    setDeleteError(null);
-    remove.mutate(deleting.id, {
-      onSuccess: () => {
-        toast.show('Compte supprimé.', { tone: 'success' });
-        setDeleting(null);
-      },
-      onError: (error) => setDeleteError(errorMessage(error, TELESURV_MESSAGES.deleteError)),
-    });
-  };
+  const deletion = useDeleteConfirm({
+    remove: (account: TelesurvAccount) => remove.mutateAsync(account.id),
+    done: () => toast.show('Compte supprimé.', { tone: 'success' }),
+    failureMessage: (error) => errorMessage(error, TELESURV_MESSAGES.deleteError),
+  });
 
   return (
     <section className="stack" aria-labelledby="screen-title">
@@ -92,26 +86,12 @@ export function TelesurvScreen() {
                   {canEdit ? (
                     <td>
                       <div className="table-actions">
-                        <button type="button" className="btn btn--small" onClick={() => setEditing({ account })} aria-label={`Modifier ${account.nom}`}>
-                          Modifier
-                        </button>
-                        <button type="button" className="btn btn--small" onClick={() => setAssigning(account)} aria-label={`Affecter ${account.nom} aux agences`}>
-                          Affecter aux agences
-                        </button>
+                        <RowAction label={`Modifier ${account.nom}`} onClick={() => setEditing({ account })}>Modifier</RowAction>
+                        <RowAction label={`Affecter ${account.nom} aux agences`} onClick={() => setAssigning(account)}>Affecter aux agences</RowAction>
                         {account.partage_hors_perimetre === true ? (
                           <span className="muted">{TELESURV_MESSAGES.sharedOutsideScopeShort}</span>
                         ) : (
-                          <button
-                            type="button"
-                            className="btn btn--small btn--danger-ghost"
-                            onClick={() => {
-                              setDeleteError(null);
-                              setDeleting(account);
-                            }}
-                            aria-label={`Supprimer ${account.nom}`}
-                          >
-                            Supprimer
-                          </button>
+                          <RowAction label={`Supprimer ${account.nom}`} onClick={() => deletion.ask(account)} danger>Supprimer</RowAction>
                         )}
                       </div>
                     </td>
@@ -125,13 +105,9 @@ export function TelesurvScreen() {
       {editing ? <TelesurvAccountDialog account={editing.account} onClose={() => setEditing(null)} /> : null}
       {assigning ? <TelesurvAgencesDialog account={assigning} onClose={() => setAssigning(null)} /> : null}
       <ConfirmDialog
-        open={deleting !== null}
         title="Supprimer le compte"
-        message={`Supprimer le compte télésurveillance « ${deleting?.nom ?? ''} » ?`}
-        busy={remove.isPending}
-        error={deleteError}
-        onConfirm={confirmDelete}
-        onCancel={() => setDeleting(null)}
+        message={`Supprimer le compte télésurveillance « ${deletion.target?.nom ?? ''} » ?`}
+        {...deletion.dialog}
       />
     </section>
   );

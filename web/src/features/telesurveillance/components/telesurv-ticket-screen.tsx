@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Autocomplete } from '../../../components/ui/autocomplete';
 import { Banner } from '../../../components/ui/banner';
 import { isImageFile, PhotoField } from '../../../components/ui/photo-field';
-import { SelectField } from '../../../components/ui/select-field';
+import { QueryOptions, SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
 import { TextareaField } from '../../../components/ui/textarea-field';
 import { NetworkError, errorMessage } from '../../../lib/api-client';
@@ -159,12 +159,7 @@ export function TelesurvTicketScreen() {
           <legend>Installation concernée</legend>
           <div className="form-grid form-grid--pair">
             <SelectField label="Agence" required value={agenceId} onChange={(e) => pickAgence(e.target.value)}>
-              <option value="">{agences.isPending ? 'Chargement…' : 'Choisir une agence'}</option>
-              {agenceList.map((a) => (
-                <option key={a.id} value={a.id}>
-                  {a.nom}
-                </option>
-              ))}
+              <QueryOptions query={agences} placeholder="Choisir une agence" />
             </SelectField>
             <Autocomplete
               key={agenceId}

@@ -1,10 +1,11 @@
+import type { Ticket } from '@fsm/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { ticketKeys } from '../../tickets/api/ticket-keys';
-import { parseTicket, type TicketView } from '../../tickets/api/ticket-view';
+import { parseTicket } from '../../tickets/api/ticket-view';
 
 /** GET /api/tickets/{id}. */
-export async function getTicket(ticketId: string, signal?: AbortSignal): Promise<TicketView> {
+export async function getTicket(ticketId: string, signal?: AbortSignal): Promise<Ticket> {
   return parseTicket(await apiClient.get<unknown>(`/api/tickets/${encodeURIComponent(ticketId)}`, { signal }));
 }
 

@@ -1,8 +1,8 @@
-import type { TicketVisitBody } from '@fsm/contracts';
+import type { TicketVisitBody, Ticket } from '@fsm/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { refreshAfterTicketCommand } from '../../tickets/api/refresh-ticket-pages';
-import { parseTicket, type TicketView } from '../../tickets/api/ticket-view';
+import { parseTicket } from '../../tickets/api/ticket-view';
 
 export type VisitMode = 'close' | 'reintervention';
 
@@ -10,7 +10,7 @@ export type VisitMode = 'close' | 'reintervention';
  * PATCH /api/tickets/{id}/close or POST /api/tickets/{id}/intervention, same
  * fields (spec §7). Both answer the re-read ticket.
  */
-export async function recordVisit(input: { ticketId: string; mode: VisitMode; body: TicketVisitBody }): Promise<TicketView | null> {
+export async function recordVisit(input: { ticketId: string; mode: VisitMode; body: TicketVisitBody }): Promise<Ticket | null> {
   const path = `/api/tickets/${encodeURIComponent(input.ticketId)}`;
   const answer =
     input.mode === 'close'

@@ -1,10 +1,11 @@
+import type { Ticket } from '@fsm/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { refreshAfterTicketCommand } from '../../tickets/api/refresh-ticket-pages';
-import { parseTicket, type TicketView } from '../../tickets/api/ticket-view';
+import { parseTicket } from '../../tickets/api/ticket-view';
 
 /** PATCH /api/tickets/{id} `{ statut: 'en_cours', technicien_id }` (spec §4 "Take in charge"). */
-export async function takeInCharge(input: { ticketId: string; technicienId: string }): Promise<TicketView | null> {
+export async function takeInCharge(input: { ticketId: string; technicienId: string }): Promise<Ticket | null> {
   const answer = await apiClient.patch<unknown>(`/api/tickets/${encodeURIComponent(input.ticketId)}`, {
     statut: 'en_cours',
     technicien_id: input.technicienId,

@@ -1,9 +1,9 @@
-import { deadlineBar, formatOverrunHours, ticketQuoteState, type TicketReport } from '@fsm/contracts';
-import type { ReactNode } from 'react';
+import { deadlineBar, formatOverrunHours, ticketQuoteState, type TicketReport, type Ticket } from '@fsm/contracts';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 import { formatDate, formatDateTime, formatNumber } from '../../../lib/format';
 import type { InterlocuteurOption } from '../../lookups/api/lookup-types';
-import type { InterventionView, TicketView } from '../../tickets/api/ticket-view';
+import type { InterventionView } from '../../tickets/api/ticket-view';
+import { Fact } from './fact';
 import { ReportDelivery } from './report-delivery';
 import { ReportLink } from './report-link';
 
@@ -37,7 +37,7 @@ function name(prenom: string | null | undefined, nom: string | null | undefined)
  * the ticket is `clos` or `intervention`; re-interventions always. Oldest
  * first; the last one is the finished one when the ticket is clos.
  */
-export function ticketVisits(ticket: TicketView, interventions: readonly InterventionView[]): Visit[] {
+export function ticketVisits(ticket: Ticket, interventions: readonly InterventionView[]): Visit[] {
   const visits: Visit[] = interventions.map((iv, index) => ({
     key: `iv-${iv.id}`,
     title: `Ré-intervention ${iv.ordinal ?? index + 1}`,
@@ -77,7 +77,7 @@ export function ticketVisits(ticket: TicketView, interventions: readonly Interve
 }
 
 /** The deadline bar of a visit (spec §9): from the ticket's opening to its deadline, read at the visit's end (or now). */
-export function VisitDeadlineBar({ ticket, at }: { ticket: TicketView; at: string | Date }) {
+export function VisitDeadlineBar({ ticket, at }: { ticket: Ticket; at: string | Date }) {
   const bar = deadlineBar(ticket.created_at, ticket.echeance ?? ticket.delai, at);
   if (!bar) return <p className="muted small">Pas d’échéance pour ce ticket.</p>;
   const overrunHours = bar.overdue ? (Date.parse(typeof at === 'string' ? at : at.toISOString()) - Date.parse(bar.deadlineAt)) / 3_600_000 : 0;
@@ -87,17 +87,7 @@ export function VisitDeadlineBar({ ticket, at }: { ticket: TicketView; at: strin
   return <ProgressBar label="Délai d’intervention" percent={bar.percent} colour={bar.colour} text={text} />;
 }
 
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  if (children === null || children === undefined || children === '') return null;
-  return (
-    <div>
-      <dt>{label}</dt>
-      <dd>{children}</dd>
-    </div>
-  );
-}
-
-function operatorName(ticket: TicketView): string | null {
+function operatorName(ticket: Ticket): string | null {
   return name(ticket.operateur_prenom, ticket.operateur_nom);
 }
 
@@ -114,7 +104,7 @@ export function InterventionTimeline({
   contacts = [],
   canSendReports = false,
 }: {
-  ticket: TicketView;
+  ticket: Ticket;
   interventions: readonly InterventionView[];
   now: Date;
   loading: boolean;

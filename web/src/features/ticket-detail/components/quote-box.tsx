@@ -1,7 +1,6 @@
-import { quoteCountdown, ticketQuoteState, TICKET_LABELS } from '@fsm/contracts';
+import { quoteCountdown, ticketQuoteState, TICKET_LABELS, type Ticket } from '@fsm/contracts';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 import { formatDate, formatDateTime } from '../../../lib/format';
-import type { TicketView } from '../../tickets/api/ticket-view';
 
 /** "reste 2 j 5 h", or the overdue wording. */
 export function quoteRemainingText(daysLeft: number, hoursLeft: number, overdue: boolean): string {
@@ -14,7 +13,7 @@ export function quoteRemainingText(daysLeft: number, hoursLeft: number, overdue:
  * (green above 3 days left, yellow 1 to 3, red at 1 day or less) and the
  * validate action; validated ones their number and date.
  */
-export function QuoteBox({ ticket, now, onValidate }: { ticket: TicketView; now: Date; onValidate?: () => void }) {
+export function QuoteBox({ ticket, now, onValidate }: { ticket: Ticket; now: Date; onValidate?: () => void }) {
   const state = ticketQuoteState(ticket);
   return (
     <section className="card detail-card" aria-labelledby="quote-title">

@@ -1,8 +1,7 @@
-import { REPORT_MESSAGES, type TicketReport, type TicketReportEmail } from '@fsm/contracts';
+import { REPORT_MESSAGES, type TicketReport, type TicketReportEmail, type Ticket } from '@fsm/contracts';
 import { useState } from 'react';
 import { formatDateTime } from '../../../lib/format';
 import type { InterlocuteurOption } from '../../lookups/api/lookup-types';
-import type { TicketView } from '../../tickets/api/ticket-view';
 import { SEND_REPORT_TITLE, SendReportEmailDialog } from './send-report-email-dialog';
 
 function who(email: TicketReportEmail): string {
@@ -48,7 +47,7 @@ export function ReportDelivery({
   contacts,
   canSend,
 }: {
-  ticket: TicketView;
+  ticket: Ticket;
   report: TicketReport;
   filename: string | null;
   contacts: readonly InterlocuteurOption[];

@@ -1,14 +1,13 @@
-import { REPORT_MAX_RECIPIENTS, SendReportEmailBodySchema, TICKET_MESSAGES, type SendReportEmailResponse, type TicketReport } from '@fsm/contracts';
+import { REPORT_MAX_RECIPIENTS, SendReportEmailBodySchema, TICKET_MESSAGES, type SendReportEmailResponse, type TicketReport, type Ticket } from '@fsm/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { Banner } from '../../../components/ui/banner';
-import { Dialog } from '../../../components/ui/dialog';
+import { useState } from 'react';
+import { FormDialog } from '../../../components/ui/form-dialog';
 import { TextareaField } from '../../../components/ui/textarea-field';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
-import { checkForm, remainingErrors, type FieldErrors, type FormCheck } from '../../../lib/form-errors';
+import { checkForm, type FormCheck } from '../../../lib/form-errors';
+import { useFormSubmit } from '../../../lib/use-form-submit';
 import type { InterlocuteurOption } from '../../lookups/api/lookup-types';
-import type { TicketView } from '../../tickets/api/ticket-view';
 import { reportLinkQuery } from '../api/get-report-link';
 import { useSendReportEmail, type ReportRecipient } from '../api/send-report-email';
 
@@ -50,7 +49,7 @@ export function checkRecipients(text: string, known: readonly ReportRecipient[])
 }
 
 /** The people of the ticket an address may belong to: the requester first, then the contacts. */
-export function knownRecipients(ticket: TicketView, contacts: readonly InterlocuteurOption[]): ReportRecipient[] {
+export function knownRecipients(ticket: Ticket, contacts: readonly InterlocuteurOption[]): ReportRecipient[] {
   const people: ReportRecipient[] = [];
   if (ticket.email) people.push({ email: ticket.email, nom: ticket.nom, prenom: ticket.prenom });
   for (const contact of contacts) if (contact.email) people.push({ email: contact.email, nom: contact.nom, prenom: contact.prenom });
@@ -76,7 +75,7 @@ export function SendReportEmailDialog({
   contacts,
   onClose,
 }: {
-  ticket: TicketView;
+  ticket: Ticket;
   report: TicketReport;
   filename: string;
   contacts: readonly InterlocuteurOption[];
@@ -87,63 +86,48 @@ export function SendReportEmailDialog({
   const send = useSendReportEmail(ticket.id);
   const failed = report.emails.filter((email) => email.status === 'failed').map((email) => email.email);
   const [text, setText] = useState(() => (failed.length > 0 ? failed.join('\n') : (ticket.email ?? '')));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState<string | null>(null);
   const known = knownRecipients(ticket, contacts);
   // After a refused send, the message goes as soon as the addresses are fixed.
-  const shownErrors = remainingErrors(errors, checkRecipients(text, known));
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setFailure(null);
-    const check = checkRecipients(text, known);
-    if (!check.ok) {
-      setErrors(check.errors);
-      return;
-    }
-    setErrors({});
-    try {
+  const form = useFormSubmit({
+    check: () => checkRecipients(text, known),
+    save: async (recipients) => {
       // A fresh link names the report for the server (its token is not what identifies it).
       const link = await queryClient.fetchQuery(reportLinkQuery(filename));
       const answer = await send.mutateAsync({
-        recipients: check.data,
+        recipients,
         ticketNumber: ticket.num_chrono,
         ticketInfo: { site: ticket.site_nom, installation: ticket.installation_nom },
         downloadUrl: link.downloadUrl,
       });
-      toast.show(sentNotice(answer, check.data.length), { tone: 'success' });
+      toast.show(sentNotice(answer, recipients.length), { tone: 'success' });
       onClose();
-    } catch (error) {
-      setFailure(errorMessage(error, TICKET_MESSAGES.reportEmailError));
-    }
-  };
+    },
+    failureMessage: (error) => errorMessage(error, TICKET_MESSAGES.reportEmailError),
+  });
 
   return (
-    <Dialog open title={SEND_REPORT_TITLE} onClose={onClose}>
-      <form className="stack" onSubmit={submit} noValidate>
-        <p className="muted small">{filename}</p>
-        <TextareaField
-          label={RECIPIENTS_LABEL}
-          required
-          rows={3}
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          hint="Une adresse par ligne, ou séparées par des virgules."
-          error={shownErrors[RECIPIENTS_FIELD]}
-          autoComplete="off"
-          spellCheck={false}
-          maxLength={REPORT_MAX_RECIPIENTS * 255}
-        />
-        {failure ? <Banner tone="error">{failure}</Banner> : null}
-        <div className="dialog__actions">
-          <button type="button" className="btn" onClick={onClose} disabled={send.isPending}>
-            Annuler
-          </button>
-          <button type="submit" className="btn btn--primary" disabled={send.isPending} aria-busy={send.isPending || undefined}>
-            {send.isPending ? 'Envoi...' : 'Envoyer'}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog
+      title={SEND_REPORT_TITLE}
+      onClose={onClose}
+      onSubmit={(event) => void form.submit(event)}
+      failure={form.failure}
+      busy={send.isPending}
+      submitLabel="Envoyer"
+      busyLabel="Envoi..."
+    >
+      <p className="muted small">{filename}</p>
+      <TextareaField
+        label={RECIPIENTS_LABEL}
+        required
+        rows={3}
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        hint="Une adresse par ligne, ou séparées par des virgules."
+        error={form.errors[RECIPIENTS_FIELD]}
+        autoComplete="off"
+        spellCheck={false}
+        maxLength={REPORT_MAX_RECIPIENTS * 255}
+      />
+    </FormDialog>
   );
 }

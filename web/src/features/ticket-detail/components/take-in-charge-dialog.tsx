@@ -1,18 +1,18 @@
-import { TICKET_MESSAGES } from '@fsm/contracts';
+import { TICKET_MESSAGES, type Ticket } from '@fsm/contracts';
 import { useState, type FormEvent } from 'react';
 import { useCurrentUser } from '../../../app/guards';
 import { Banner } from '../../../components/ui/banner';
 import { Dialog } from '../../../components/ui/dialog';
-import { SelectField } from '../../../components/ui/select-field';
+import { FormActions } from '../../../components/ui/form-dialog';
+import { QueryOptions, SelectField } from '../../../components/ui/select-field';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { useUtilisateurs } from '../../lookups/api/get-utilisateurs';
 import { personName } from '../../lookups/api/lookup-types';
-import type { TicketView } from '../../tickets/api/ticket-view';
 import { useTakeInCharge } from '../api/take-in-charge';
 
 /** 'Prendre en charge' (spec §4): confirm needs a chosen technician. */
-export function TakeInChargeDialog({ ticket, open, onClose }: { ticket: TicketView; open: boolean; onClose: () => void }) {
+export function TakeInChargeDialog({ ticket, open, onClose }: { ticket: Ticket; open: boolean; onClose: () => void }) {
   return (
     <Dialog open={open} title="Prendre en charge" onClose={onClose}>
       <TakeInChargeForm ticket={ticket} onClose={onClose} />
@@ -20,7 +20,7 @@ export function TakeInChargeDialog({ ticket, open, onClose }: { ticket: TicketVi
   );
 }
 
-function TakeInChargeForm({ ticket, onClose }: { ticket: TicketView; onClose: () => void }) {
+function TakeInChargeForm({ ticket, onClose }: { ticket: Ticket; onClose: () => void }) {
   const technicians = useUtilisateurs();
   const me = useCurrentUser();
   const [picked, setTechnicienId] = useState<string | null>(null);
@@ -50,26 +50,9 @@ function TakeInChargeForm({ ticket, onClose }: { ticket: TicketView; onClose: ()
       <p className="muted">Ticket {ticket.num_chrono}</p>
       {mutation.isError ? <Banner tone="error">{errorMessage(mutation.error, TICKET_MESSAGES.serverError)}</Banner> : null}
       <SelectField label="Technicien" required value={technicienId} onChange={(e) => setTechnicienId(e.target.value)}>
-        <option value="">{technicians.isPending ? 'Chargement…' : 'Choisir un technicien'}</option>
-        {(technicians.data ?? []).map((t) => (
-          <option key={t.id} value={t.id}>
-            {personName(t)}
-          </option>
-        ))}
+        <QueryOptions query={technicians} placeholder="Choisir un technicien" nameOf={personName} />
       </SelectField>
-      <div className="dialog__actions">
-        <button type="button" className="btn" onClick={onClose}>
-          Annuler
-        </button>
-        <button
-          type="submit"
-          className="btn btn--primary"
-          disabled={!technicienId || mutation.isPending}
-          aria-busy={mutation.isPending || undefined}
-        >
-          Confirmer
-        </button>
-      </div>
+      <FormActions busy={mutation.isPending} onCancel={onClose} cancelWhileBusy submitLabel="Confirmer" canSubmit={technicienId !== ''} />
     </form>
   );
 }

@@ -1,5 +1,5 @@
-import { TICKET_MESSAGES, ticketCardLabel, ticketQuoteState, ticketUrgentClosure, formatOverrunHours, TICKET_LABELS } from '@fsm/contracts';
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { TICKET_MESSAGES, ticketCardLabel, ticketQuoteState, ticketUrgentClosure, formatOverrunHours, TICKET_LABELS, type Ticket } from '@fsm/contracts';
+import { useId, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useCurrentUser } from '../../../app/guards';
 import { Banner } from '../../../components/ui/banner';
@@ -14,19 +14,18 @@ import { PERMISSIONS, hasPermission } from '../../auth/access';
 import { useMostSpecificInterlocuteurs } from '../../lookups/api/get-interlocuteurs';
 import { useUtilisateurs } from '../../lookups/api/get-utilisateurs';
 import { personName } from '../../lookups/api/lookup-types';
-import type { TicketView } from '../../tickets/api/ticket-view';
 import { QuoteValidationDialog } from '../../tickets/components/quote-validation-dialog';
 import { useInterventions } from '../api/get-interventions';
 import { useTicket } from '../api/get-ticket';
 import { useTicketReports } from '../api/get-ticket-reports';
-import type { VisitMode } from '../api/record-visit';
-import { clearDraft, draftKey, loadDraft, newDraft, saveDraft, type VisitDraft } from '../visit-draft';
 import { AuditHistory } from './audit-history';
+import { Fact } from './fact';
 import { InterventionTimeline } from './intervention-timeline';
 import { QuoteBox } from './quote-box';
 import { ReportLink } from './report-link';
 import { TakeInChargeDialog } from './take-in-charge-dialog';
 import { useNow } from './use-now';
+import { useVisitDraft } from './use-visit-draft';
 import { VisitWizard, WIZARD_TITLES } from './visit-wizard';
 
 function BackLink() {
@@ -68,7 +67,7 @@ export function TicketDetailScreen() {
 
 type Tab = 'detail' | 'history';
 
-function TicketDetail({ ticket }: { ticket: TicketView }) {
+function TicketDetail({ ticket }: { ticket: Ticket }) {
   const user = useCurrentUser();
   const now = useNow();
   const canDevis = hasPermission(user, PERMISSIONS.ticketsDevis);
@@ -83,45 +82,16 @@ function TicketDetail({ ticket }: { ticket: TicketView }) {
   const active = ticket.statut === 'en_cours' || ticket.statut === 'intervention';
   const technicians = useUtilisateurs(active);
 
-  const storageKey = draftKey(user.id, ticket.id);
-  const [wizard, setWizard] = useState<VisitDraft | null>(null);
-  const [storedDraft, setStoredDraft] = useState<VisitDraft | null>(() => loadDraft(storageKey));
+  const draft = useVisitDraft(user.id, ticket, active);
+  const storedDraft = draft.stored;
   const [taking, setTaking] = useState(false);
   const [confirmingDiscard, setConfirmingDiscard] = useState(false);
   const [validatingQuote, setValidatingQuote] = useState(false);
   const [photoOpen, setPhotoOpen] = useState(false);
   const [tab, setTab] = useState<Tab>('detail');
   const tabsId = useId();
-
-  // A reload in the middle of the wizard opens it again where it was; a draft
-  // left on a ticket that is no longer open is of no use.
-  useEffect(() => {
-    const stored = loadDraft(storageKey);
-    if (!stored) return;
-    if (!active) {
-      clearDraft(storageKey);
-      setStoredDraft(null);
-      return;
-    }
-    if (stored.open) setWizard(stored);
-    // Only when the ticket (or its status) changes, not on every render.
-  }, [storageKey, active]);
-
-  const openWizard = (mode: VisitMode) => {
-    const existing = loadDraft(storageKey);
-    const draft = existing && existing.mode === mode ? { ...existing, open: true } : newDraft(mode, ticket.id_technicien);
-    saveDraft(storageKey, draft);
-    setWizard(draft);
-  };
-  const closeWizard = () => {
-    const stored = loadDraft(storageKey);
-    if (stored) saveDraft(storageKey, { ...stored, open: false });
-    setStoredDraft(loadDraft(storageKey));
-    setWizard(null);
-  };
   const discardDraft = () => {
-    clearDraft(storageKey);
-    setStoredDraft(null);
+    draft.discard();
     setConfirmingDiscard(false);
   };
 
@@ -255,7 +225,7 @@ function TicketDetail({ ticket }: { ticket: TicketView }) {
                   ) : null}
                   {active && storedDraft ? (
                     <>
-                      <button type="button" className="btn btn--primary btn--block" onClick={() => openWizard(storedDraft.mode)}>
+                      <button type="button" className="btn btn--primary btn--block" onClick={() => draft.open(storedDraft.mode)}>
                         Reprendre la saisie ({WIZARD_TITLES[storedDraft.mode].toLocaleLowerCase('fr-FR')})
                       </button>
                       <button type="button" className="btn btn--ghost btn--block" onClick={() => setConfirmingDiscard(true)}>
@@ -265,10 +235,10 @@ function TicketDetail({ ticket }: { ticket: TicketView }) {
                   ) : null}
                   {active && !storedDraft ? (
                     <>
-                      <button type="button" className="btn btn--primary btn--block" onClick={() => openWizard('close')}>
+                      <button type="button" className="btn btn--primary btn--block" onClick={() => draft.open('close')}>
                         Clôturer le ticket
                       </button>
-                      <button type="button" className="btn btn--block" onClick={() => openWizard('reintervention')}>
+                      <button type="button" className="btn btn--block" onClick={() => draft.open('reintervention')}>
                         Ré-intervention
                       </button>
                     </>
@@ -313,32 +283,23 @@ function TicketDetail({ ticket }: { ticket: TicketView }) {
       {taking ? <TakeInChargeDialog ticket={ticket} open onClose={() => setTaking(false)} /> : null}
       <QuoteValidationDialog ticket={validatingQuote ? ticket : null} onClose={() => setValidatingQuote(false)} />
       <PhotoOverlay src={photoOpen ? ticket.photo : null} alt={`Photo du ticket ${ticket.num_chrono}`} onClose={() => setPhotoOpen(false)} />
-      {wizard ? (
+      {draft.editing ? (
         <VisitWizard
           ticket={ticket}
-          draft={wizard}
-          storageKey={storageKey}
+          draft={draft.editing}
+          onChange={draft.update}
+          onSent={draft.sent}
           technicians={technicians.data ?? []}
           contacts={contacts.data ?? []}
           canReport={canDevis}
-          onClose={closeWizard}
+          onClose={draft.close}
         />
       ) : null}
     </article>
   );
 }
 
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  if (children === null || children === undefined || children === '') return null;
-  return (
-    <div>
-      <dt>{label}</dt>
-      <dd>{children}</dd>
-    </div>
-  );
-}
-
-function ContactCard({ ticket, contacts }: { ticket: TicketView; contacts: ReturnType<typeof useMostSpecificInterlocuteurs> }) {
+function ContactCard({ ticket, contacts }: { ticket: Ticket; contacts: ReturnType<typeof useMostSpecificInterlocuteurs> }) {
   return (
     <section className="card detail-card" aria-labelledby="contact-title">
       <h2 id="contact-title" className="detail-card__title">

@@ -1,10 +1,10 @@
-import { ClosedTicketsPageSchema, sortTicketsForList, type ClosedTicketsPage } from '@fsm/contracts';
+import { ClosedTicketsPageSchema, sortTicketsForList, type ClosedTicketsPage, type Ticket } from '@fsm/contracts';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { keysetPagesQuery, type PageCursor, type PagedList } from '../../../lib/infinite-pages';
 import { TICKET_PAGE_SIZE } from './get-open-tickets';
 import { ticketKeys, type ClosedTicketsFilters } from './ticket-keys';
-import { InvalidTicketAnswerError, isWholeTicketList, parseTicketList, type TicketView } from './ticket-view';
+import { InvalidTicketAnswerError, isWholeTicketList, parseTicketList } from './ticket-view';
 
 /** Query of GET /api/tickets/clos (spec §7); days are `YYYY-MM-DD`, empty means "any". */
 function closedTicketsQueryParams(filters: ClosedTicketsFilters) {
@@ -21,7 +21,7 @@ function closedTicketsQueryParams(filters: ClosedTicketsFilters) {
 }
 
 /** Every closed ticket matching the filters, in one answer (the home summary's count). */
-export async function getClosedTickets(filters: ClosedTicketsFilters, signal?: AbortSignal): Promise<TicketView[]> {
+export async function getClosedTickets(filters: ClosedTicketsFilters, signal?: AbortSignal): Promise<Ticket[]> {
   const answer = await apiClient.get<unknown>('/api/tickets/clos', { signal, query: closedTicketsQueryParams(filters) });
   return sortTicketsForList(parseTicketList(answer));
 }
@@ -31,7 +31,7 @@ export async function getClosedTickets(filters: ClosedTicketsFilters, signal?: A
 const ClosedTicketsPageInfoSchema = ClosedTicketsPageSchema.pick({ next_cursor: true, total: true });
 
 export interface ClosedTicketsPageView extends Omit<ClosedTicketsPage, 'tickets'> {
-  tickets: TicketView[];
+  tickets: Ticket[];
 }
 
 /** As `parseOpenTicketsPage`: a whole list is one last page. */
@@ -57,7 +57,7 @@ export async function getClosedTicketsPage(
   return parseClosedTicketsPage(answer);
 }
 
-export const closedTicketsPagedList = (filters: ClosedTicketsFilters): PagedList<ClosedTicketsPageView, TicketView> => ({
+export const closedTicketsPagedList = (filters: ClosedTicketsFilters): PagedList<ClosedTicketsPageView, Ticket> => ({
   rows: (page) => page.tickets,
   withRows: (page, tickets) => ({ ...page, tickets }),
   fetchPage: (cursor, limit, signal) => getClosedTicketsPage(filters, cursor, limit, signal),

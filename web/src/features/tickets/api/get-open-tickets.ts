@@ -1,15 +1,15 @@
-import { OpenTicketsPageSchema, sortTicketsForList, type OpenTicketsPage } from '@fsm/contracts';
+import { OpenTicketsPageSchema, sortTicketsForList, type OpenTicketsPage, type Ticket } from '@fsm/contracts';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { keysetPagesQuery, type PageCursor, type PagedList } from '../../../lib/infinite-pages';
 import { ticketKeys, type OpenTicketsPageFilters } from './ticket-keys';
-import { InvalidTicketAnswerError, isWholeTicketList, parseTicketList, type TicketView } from './ticket-view';
+import { InvalidTicketAnswerError, isWholeTicketList, parseTicketList } from './ticket-view';
 
 /**
  * GET /api/tickets: every open ticket (ouvert, en_cours, intervention) in the
  * user's scope, in the list order of spec §4 (the home summary's count).
  */
-export async function getOpenTickets(signal?: AbortSignal): Promise<TicketView[]> {
+export async function getOpenTickets(signal?: AbortSignal): Promise<Ticket[]> {
   const answer = await apiClient.get<unknown>('/api/tickets', { signal });
   return sortTicketsForList(parseTicketList(answer));
 }
@@ -23,7 +23,7 @@ export const TICKET_PAGE_SIZE = 60;
 const OpenTicketsPageInfoSchema = OpenTicketsPageSchema.pick({ next_cursor: true, total: true, counts: true });
 
 export interface OpenTicketsPageView extends Omit<OpenTicketsPage, 'tickets'> {
-  tickets: TicketView[];
+  tickets: Ticket[];
 }
 
 /**
@@ -63,7 +63,7 @@ export async function getOpenTicketsPage(
   return parseOpenTicketsPage(answer);
 }
 
-export const openTicketsPagedList = (filters: OpenTicketsPageFilters): PagedList<OpenTicketsPageView, TicketView> => ({
+export const openTicketsPagedList = (filters: OpenTicketsPageFilters): PagedList<OpenTicketsPageView, Ticket> => ({
   rows: (page) => page.tickets,
   withRows: (page, tickets) => ({ ...page, tickets }),
   fetchPage: (cursor, limit, signal) => getOpenTicketsPage(filters, cursor, limit, signal),

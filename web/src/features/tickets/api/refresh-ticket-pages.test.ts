@@ -1,17 +1,17 @@
+import type { Ticket } from '@fsm/contracts';
 import { InfiniteQueryObserver } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { loadedRows } from '../../../lib/infinite-pages';
 import { createTestQueryClient, makeTicket, mockApi, pagedTickets } from '../../../testing/render-app';
 import { openTicketsPagesQuery } from './get-open-tickets';
 import { refreshTicketPages } from './refresh-ticket-pages';
-import type { TicketView } from './ticket-view';
 
 const ticket = (i: number) =>
   makeTicket({ id: `11111111-1111-4111-8111-${String(i).padStart(12, '0')}`, num_chrono: `LYO-2026-${String(i).padStart(4, '0')}`, client_nom: `Client ${i}` });
 
 describe('refreshTicketPages (a live change in a paged list)', () => {
   it('refetches the first page and the loaded pages showing the changed ticket, not the others', async () => {
-    const server: TicketView[] = Array.from({ length: 150 }, (_, i) => ticket(i));
+    const server: Ticket[] = Array.from({ length: 150 }, (_, i) => ticket(i));
     const api = mockApi({ 'GET /api/tickets': pagedTickets(server) });
     const queryClient = createTestQueryClient();
     const observer = new InfiniteQueryObserver(queryClient, openTicketsPagesQuery({}));

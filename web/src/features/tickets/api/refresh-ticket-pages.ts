@@ -1,9 +1,9 @@
+import type { Ticket } from '@fsm/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 import { refreshLoadedPages, refreshPagedQueries } from '../../../lib/infinite-pages';
 import { closedTicketsPagedList } from './get-closed-tickets';
 import { TICKET_PAGE_SIZE, openTicketsPagedList } from './get-open-tickets';
 import { ticketKeys, type ClosedTicketsFilters, type OpenTicketsPageFilters } from './ticket-keys';
-import type { TicketView } from './ticket-view';
 
 /**
  * After a change to these tickets (a live message, the user's own command),
@@ -31,7 +31,7 @@ export function refreshTicketPages(queryClient: QueryClient, ids: readonly strin
  * the paged lists refresh only what concerns these tickets, and each ticket's
  * detail takes the answer when there is one, then is read again.
  */
-export function refreshAfterTicketCommand(queryClient: QueryClient, ticketIds: readonly string[], answer?: TicketView | null): void {
+export function refreshAfterTicketCommand(queryClient: QueryClient, ticketIds: readonly string[], answer?: Ticket | null): void {
   const [first] = ticketIds;
   if (answer && first !== undefined) queryClient.setQueryData(ticketKeys.detail(first), answer);
   for (const id of ticketIds) void queryClient.invalidateQueries({ queryKey: ticketKeys.detail(id) });

@@ -1,28 +1,10 @@
 import { InterventionSchema, TicketSchema, type Intervention, type Ticket } from '@fsm/contracts';
 
-/**
- * A ticket as the screens read it: the spec's entity plus the ids the routes
- * add for the detail's contacts and pickers (optional: an older server may not
- * send them). Parsed with the contracts' schema; an answer that does not match
- * is still shown (logged), because a stale field must not blank a whole board.
+/*
+ * Answers as the screens read them, parsed with the contracts' schemas. An
+ * answer that does not match is still shown (logged), because a stale field
+ * must not blank a whole board.
  */
-const id = TicketSchema.shape.id;
-const optionalId = id.nullish();
-
-export const TicketViewSchema = TicketSchema.extend({
-  client_id: optionalId,
-  site_id: optionalId,
-  agence_id: optionalId,
-  metier_id: optionalId,
-  temps_trajet: TicketSchema.shape.nom_rapport.optional(),
-});
-export type TicketView = Ticket & {
-  client_id?: string | null;
-  site_id?: string | null;
-  agence_id?: string | null;
-  metier_id?: string | null;
-  temps_trajet?: string | null;
-};
 
 export const InterventionViewSchema = InterventionSchema.extend({ ordinal: TicketSchema.shape.interventions_count.optional() });
 export type InterventionView = Intervention & { ordinal?: number };
@@ -45,12 +27,12 @@ function looksLikeTicket(answer: unknown): boolean {
   return typeof v.id === 'string' && typeof v.num_chrono === 'string' && typeof v.statut === 'string' && typeof v.created_at === 'string';
 }
 
-export function parseTicket(answer: unknown): TicketView {
-  const parsed = TicketViewSchema.safeParse(answer);
+export function parseTicket(answer: unknown): Ticket {
+  const parsed = TicketSchema.safeParse(answer);
   if (parsed.success) return parsed.data;
   if (!looksLikeTicket(answer)) throw new InvalidTicketAnswerError();
   warn('ticket', parsed.error);
-  return answer as TicketView;
+  return answer as Ticket;
 }
 
 /** The unpaged answer of the ticket lists: an array or `{ tickets }` (spec §7). */
@@ -60,7 +42,7 @@ export function isWholeTicketList(answer: unknown): boolean {
 }
 
 /** `GET /api/tickets` answers an array or `{ tickets }` (spec §7). */
-export function parseTicketList(answer: unknown): TicketView[] {
+export function parseTicketList(answer: unknown): Ticket[] {
   const list =
     Array.isArray(answer)
       ? answer

@@ -2,6 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parisDateInput } from '../../../lib/format';
 import { getSession } from '../../../lib/session';
+import { makeInstallation, makeSite } from '../../../testing/management';
 import { IDS, jsonResponse, mockApi, renderApp, sentForm, signIn, TECHNICIANS } from '../../../testing/render-app';
 
 const lookups = {
@@ -13,10 +14,10 @@ const lookups = {
   'GET /api/clients/:id/sites': (_req: unknown, params: Record<string, string>) =>
     params.id === IDS.client
       ? [
-          { id: IDS.site, nom: 'Bâtiment A', ville: 'Lyon', installations: [{ id: IDS.installation, nom: 'SSI catégorie A' }] },
-          { id: IDS.site2, nom: 'Bâtiment B', ville: 'Lyon', installations: [{ id: IDS.installation2, nom: 'Désenfumage' }] },
+          makeSite({ id: IDS.site, nom: 'Bâtiment A', ville: 'Lyon', installations: [makeInstallation({ id: IDS.installation, nom: 'SSI catégorie A', site_id: IDS.site })] }),
+          makeSite({ id: IDS.site2, nom: 'Bâtiment B', ville: 'Lyon', installations: [makeInstallation({ id: IDS.installation2, nom: 'Désenfumage', site_id: IDS.site2 })] }),
         ]
-      : [{ id: IDS.site2, nom: 'Annexe', ville: 'Vienne', installations: [] }],
+      : [makeSite({ id: IDS.site2, nom: 'Annexe', ville: 'Vienne', installations: [] })],
   'GET /api/interlocuteurs/site-only/:id': [
     { id: IDS.contact, nom: 'Durand', prenom: 'Alice', email: 'alice@example.fr', telephone: '0102030405' },
     { id: IDS.contact2, nom: 'Morel', prenom: 'Bruno', email: 'bruno@example.fr', telephone: null },

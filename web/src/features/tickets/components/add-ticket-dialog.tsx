@@ -3,13 +3,14 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { Autocomplete } from '../../../components/ui/autocomplete';
 import { Banner } from '../../../components/ui/banner';
 import { Dialog } from '../../../components/ui/dialog';
+import { FormActions } from '../../../components/ui/form-dialog';
 import { isImageFile, PhotoField } from '../../../components/ui/photo-field';
 import { SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
 import { TextareaField } from '../../../components/ui/textarea-field';
 import { NetworkError, errorMessage } from '../../../lib/api-client';
 import { parisDateInput, parisTimeInput } from '../../../lib/format';
-import { useClientSites } from '../../lookups/api/get-client-sites';
+import { useClientSites } from '../../clients/api/get-client-sites';
 import { useClients } from '../../lookups/api/get-clients';
 import { mergeInterlocuteurs, useInterlocuteurs } from '../../lookups/api/get-interlocuteurs';
 import { useUtilisateurs } from '../../lookups/api/get-utilisateurs';
@@ -263,14 +264,7 @@ function AddTicketForm({ onClose, onCreated }: Omit<AddTicketDialogProps, 'open'
         </div>
       </fieldset>
 
-      <div className="dialog__actions">
-        <button type="button" className="btn" onClick={onClose}>
-          Annuler
-        </button>
-        <button type="submit" className="btn btn--primary" disabled={mutation.isPending} aria-busy={mutation.isPending || undefined}>
-          {mutation.isPending ? 'Enregistrement…' : 'Enregistrer le ticket'}
-        </button>
-      </div>
+      <FormActions busy={mutation.isPending} onCancel={onClose} cancelWhileBusy submitLabel="Enregistrer le ticket" busyLabel="Enregistrement…" />
     </form>
   );
 }

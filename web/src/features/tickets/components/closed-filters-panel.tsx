@@ -4,11 +4,11 @@ import { Autocomplete } from '../../../components/ui/autocomplete';
 import { SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
 import { formatDate } from '../../../lib/format';
-import { useClientSites } from '../../lookups/api/get-client-sites';
+import { useClientSites } from '../../clients/api/get-client-sites';
 import { useClients } from '../../lookups/api/get-clients';
-import { useMetiers } from '../../lookups/api/get-metiers';
 import { useUtilisateurs } from '../../lookups/api/get-utilisateurs';
 import { personName } from '../../lookups/api/lookup-types';
+import { useMetierList } from '../../metiers/api/get-metiers';
 import type { ClosedTicketsFilters } from '../api/ticket-keys';
 
 export interface ClosedFiltersPanelProps {
@@ -31,7 +31,7 @@ export function ClosedFiltersPanel({ filters, onChange, onReset, defaultOpen = f
   const clients = useClients(open).data ?? [];
   const sites = useClientSites(open && filters.client_id ? filters.client_id : null).data ?? [];
   const utilisateurs = useUtilisateurs(open).data ?? [];
-  const metiers = useMetiers(open).data ?? [];
+  const metiers = useMetierList(open).data ?? [];
 
   const installations = useMemo(
     () => sites.find((site) => site.id === filters.site_id)?.installations ?? [],

@@ -2,6 +2,7 @@ import { TICKET_MESSAGES } from '@fsm/contracts';
 import { useState, type FormEvent } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Dialog } from '../../../components/ui/dialog';
+import { FormActions } from '../../../components/ui/form-dialog';
 import { TextField } from '../../../components/ui/text-field';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
@@ -61,14 +62,7 @@ function QuoteValidationForm({ ticket, onClose }: { ticket: QuoteTicket; onClose
         autoComplete="off"
       />
       <TextField label="Date d’enregistrement du devis" type="date" value={date} onChange={(e) => setDate(e.target.value)} />
-      <div className="dialog__actions">
-        <button type="button" className="btn" onClick={onClose}>
-          Annuler
-        </button>
-        <button type="submit" className="btn btn--primary" disabled={mutation.isPending} aria-busy={mutation.isPending || undefined}>
-          {mutation.isPending ? 'Validation…' : 'Valider le devis'}
-        </button>
-      </div>
+      <FormActions busy={mutation.isPending} onCancel={onClose} cancelWhileBusy submitLabel="Valider le devis" busyLabel="Validation…" />
     </form>
   );
 }

@@ -1,18 +1,17 @@
-import { formatOverrunHours, ticketCardLabel, ticketQuoteState, ticketUrgentClosure, TICKET_LABELS } from '@fsm/contracts';
+import { formatOverrunHours, ticketCardLabel, ticketQuoteState, ticketUrgentClosure, TICKET_LABELS, type Ticket } from '@fsm/contracts';
 import { Link } from 'react-router';
 import { QuotePendingIcon, WarningIcon } from '../../../components/ui/icons';
 import { StatusChip } from '../../../components/ui/status-chip';
 import { formatDateTime } from '../../../lib/format';
-import type { TicketView } from '../api/ticket-view';
 
 export interface TicketCardProps {
-  ticket: TicketView;
-  onOpenPhoto: (ticket: TicketView) => void;
+  ticket: Ticket;
+  onOpenPhoto: (ticket: Ticket) => void;
   /** Present when the user may validate quotes (tickets.devis). */
-  onValidateQuote?: (ticket: TicketView) => void;
+  onValidateQuote?: (ticket: Ticket) => void;
 }
 
-function technicianName(ticket: TicketView): string | null {
+function technicianName(ticket: Ticket): string | null {
   const name = `${ticket.technicien_prenom ?? ''} ${ticket.technicien_nom ?? ''}`.trim();
   return name || null;
 }

@@ -1,6 +1,7 @@
 import { defaultClosedTicketsRange } from '@fsm/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { makeInstallation, makeMetier, makeSite } from '../../../testing/management';
 import { IDS, jsonResponse, makeTicket, makeUser, mockApi, pagedTickets, renderApp, sentBody, signIn } from '../../../testing/render-app';
 
 const urgent = makeTicket({ id: IDS.ticket, num_chrono: 'LYO-2026-0003', urgent: true, statut: 'en_cours', client_nom: 'Clinique Sud', created_at: '2026-03-09T08:00:00.000Z', technicien_prenom: 'Lucie', technicien_nom: 'Petit', id_technicien: IDS.technicien });
@@ -249,11 +250,11 @@ describe('ticket list, closed view', () => {
       { id: IDS.client2, nom: 'Clinique Sud', ville: 'Vienne' },
     ],
     'GET /api/clients/:id/sites': [
-      { id: IDS.site, nom: 'Bâtiment A', ville: 'Lyon', installations: [{ id: IDS.installation, nom: 'SSI catégorie A' }] },
-      { id: IDS.site2, nom: 'Bâtiment B', ville: 'Lyon', installations: [{ id: IDS.installation2, nom: 'Désenfumage' }] },
+      makeSite({ id: IDS.site, nom: 'Bâtiment A', ville: 'Lyon', installations: [makeInstallation({ id: IDS.installation, nom: 'SSI catégorie A', site_id: IDS.site })] }),
+      makeSite({ id: IDS.site2, nom: 'Bâtiment B', ville: 'Lyon', installations: [makeInstallation({ id: IDS.installation2, nom: 'Désenfumage', site_id: IDS.site2 })] }),
     ],
     'GET /api/utilisateurs': [{ id: IDS.technicien, prenom: 'Lucie', nom: 'Petit', role: 'technicien' }],
-    'GET /api/metiers': [{ id: IDS.metier, nom: 'Sécurité incendie' }],
+    'GET /api/metiers': [makeMetier({ id: IDS.metier, nom: 'Sécurité incendie' })],
   };
 
   it("shows 'Tickets Clos' and asks for the last 30 days by default", async () => {

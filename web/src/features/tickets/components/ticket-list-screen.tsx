@@ -5,6 +5,7 @@ import {
   defaultClosedTicketsRange,
   type OpenTicketCounts,
   type TicketStatus,
+  type Ticket,
 } from '@fsm/contracts';
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useSearchParams } from 'react-router';
@@ -19,7 +20,6 @@ import { PERMISSIONS, hasPermission } from '../../auth/access';
 import { useClosedTicketsPages } from '../api/get-closed-tickets';
 import { useOpenTicketsPages } from '../api/get-open-tickets';
 import type { ClosedTicketsFilters, OpenTicketsPageFilters } from '../api/ticket-keys';
-import type { TicketView } from '../api/ticket-view';
 import { AddTicketDialog } from './add-ticket-dialog';
 import { ClosedFiltersPanel } from './closed-filters-panel';
 import { QuoteValidationDialog } from './quote-validation-dialog';
@@ -51,7 +51,7 @@ export function ticketCountLabel(count: number): string {
 }
 
 /** The header's quick search: a substring of the client, number, site, town or installation. */
-export function ticketMatchesSearch(ticket: TicketView, search: string): boolean {
+export function ticketMatchesSearch(ticket: Ticket, search: string): boolean {
   const needle = search.trim().toLocaleLowerCase('fr-FR');
   if (!needle) return true;
   return [ticket.client_nom, ticket.num_chrono, ticket.site_nom, ticket.site_ville, ticket.installation_nom]
@@ -105,8 +105,8 @@ export function TicketListScreen() {
 
   const [adding, setAdding] = useState(false);
   const [banner, setBanner] = useState<{ text: string; id: number } | null>(null);
-  const [photoOf, setPhotoOf] = useState<TicketView | null>(null);
-  const [quoteOf, setQuoteOf] = useState<TicketView | null>(null);
+  const [photoOf, setPhotoOf] = useState<Ticket | null>(null);
+  const [quoteOf, setQuoteOf] = useState<Ticket | null>(null);
   const [quickSearch, setQuickSearch] = useState('');
   const searchRef = useRef<HTMLInputElement>(null);
   useSlashToFocus(searchRef);
@@ -205,8 +205,8 @@ export function TicketListScreen() {
 }
 
 interface ListCallbacks {
-  onOpenPhoto: (ticket: TicketView) => void;
-  onValidateQuote: ((ticket: TicketView) => void) | undefined;
+  onOpenPhoto: (ticket: Ticket) => void;
+  onValidateQuote: ((ticket: Ticket) => void) | undefined;
   search: string;
 }
 
@@ -323,7 +323,7 @@ function TicketResults({
   onValidateQuote,
   search,
 }: ListCallbacks & {
-  tickets: TicketView[];
+  tickets: Ticket[];
   total: number;
   isPending: boolean;
   isRefreshing?: boolean;

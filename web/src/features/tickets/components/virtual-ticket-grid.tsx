@@ -1,7 +1,7 @@
+import type { Ticket } from '@fsm/contracts';
 import { defaultRangeExtractor, useWindowVirtualizer, type Range } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useDocumentTop } from '../../../lib/use-document-top';
-import type { TicketView } from '../api/ticket-view';
 import { TicketCard } from './ticket-card';
 
 /** The grid's `minmax(min(22rem, 100%), 1fr)` columns (tickets.css `.ticket-grid`). */
@@ -42,13 +42,13 @@ function useGridColumns(list: RefObject<HTMLElement | null>): GridColumns {
 }
 
 export interface VirtualTicketGridProps {
-  tickets: readonly TicketView[];
+  tickets: readonly Ticket[];
   hasNextPage: boolean;
   isFetchingNextPage: boolean;
   /** Never restarts a page already on its way (react-query's default would, on every scroll). */
   fetchNextPage: (options: { cancelRefetch: boolean }) => unknown;
-  onOpenPhoto: (ticket: TicketView) => void;
-  onValidateQuote: ((ticket: TicketView) => void) | undefined;
+  onOpenPhoto: (ticket: Ticket) => void;
+  onValidateQuote: ((ticket: Ticket) => void) | undefined;
 }
 
 /**
@@ -65,7 +65,7 @@ export function VirtualTicketGrid({ tickets, hasNextPage, isFetchingNextPage, fe
   const { columns, gap } = useGridColumns(listRef);
   const top = useDocumentTop(listRef);
   const rows = useMemo(() => {
-    const out: TicketView[][] = [];
+    const out: Ticket[][] = [];
     for (let i = 0; i < tickets.length; i += columns) out.push(tickets.slice(i, i + columns));
     return out;
   }, [tickets, columns]);

@@ -4,11 +4,13 @@ import { useCurrentUser } from '../../../app/guards';
 import { Banner } from '../../../components/ui/banner';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { Pagination, pageCountOf } from '../../../components/ui/pagination';
+import { RowAction } from '../../../components/ui/row-action';
 import { SearchField } from '../../../components/ui/search-field';
 import { SkeletonRows } from '../../../components/ui/skeleton-rows';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { matchesSearch } from '../../../lib/text-search';
+import { useDeleteConfirm } from '../../../lib/use-delete-confirm';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useDeleteUser } from '../api/delete-user';
 import { useUsers } from '../api/get-users';
@@ -38,8 +40,6 @@ export function UsersScreen() {
   const [adding, setAdding] = useState(false);
   const [editingId, setEditingId] = useState<string | null>(null);
   const [permissionsOf, setPermissionsOf] = useState<User | null>(null);
-  const [deleting, setDeleting] = useState<User | null>(null);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
 
   const filtered = useMemo(
     () => (users.data ?? []).filter((u) => matchesSearch(search, u.nom, u.prenom, `${u.prenom} ${u.nom}`, u.email, u.telephone, u.agence_nom)),
@@ -54,17 +54,11 @@ export function UsersScreen() {
   const manageable = (target: User) => me.role === 'admin_plus' || target.id === me.id || canAssignRole(me, target.role);
   const columns = 5 + (withAgence ? 1 : 0) + 1;
 
-  const confirmDelete = () => {
-    if (!deleting) return;
-    setDeleteError(null);
-    remove.mutate(deleting.id, {
-      onSuccess: () => {
-        toast.show('Utilisateur supprimé.', { tone: 'success' });
-        setDeleting(null);
-      },
-      onError: (error) => setDeleteError(errorMessage(error, USER_MESSAGES.deleteError)),
-    });
-  };
+  const deletion = useDeleteConfirm({
+    remove: (user: User) => remove.mutateAsync(user.id),
+    done: () => toast.show('Utilisateur supprimé.', { tone: 'success' }),
+    failureMessage: (error) => errorMessage(error, USER_MESSAGES.deleteError),
+  });
 
   return (
     <section className="stack" aria-labelledby="screen-title">
@@ -126,33 +120,13 @@ export function UsersScreen() {
                     <td>
                       <div className="table-actions">
                         {canEdit && manageable(user) ? (
-                          <button
-                            type="button"
-                            className="btn btn--small"
-                            disabled={editingId !== null}
-                            onClick={() => setEditingId(user.id)}
-                            aria-label={`Modifier ${user.prenom} ${user.nom}`}
-                          >
-                            Modifier
-                          </button>
+                          <RowAction label={`Modifier ${user.prenom} ${user.nom}`} onClick={() => setEditingId(user.id)} disabled={editingId !== null}>Modifier</RowAction>
                         ) : null}
                         {canSeePermissions ? (
-                          <button type="button" className="btn btn--small" onClick={() => setPermissionsOf(user)} aria-label={`Permissions de ${user.prenom} ${user.nom}`}>
-                            Permissions
-                          </button>
+                          <RowAction label={`Permissions de ${user.prenom} ${user.nom}`} onClick={() => setPermissionsOf(user)}>Permissions</RowAction>
                         ) : null}
                         {canEdit && manageable(user) && user.id !== me.id ? (
-                          <button
-                            type="button"
-                            className="btn btn--small btn--danger-ghost"
-                            onClick={() => {
-                              setDeleteError(null);
-                              setDeleting(user);
-                            }}
-                            aria-label={`Supprimer ${user.prenom} ${user.nom}`}
-                          >
-                            Supprimer
-                          </button>
+                          <RowAction label={`Supprimer ${user.prenom} ${user.nom}`} onClick={() => deletion.ask(user)} danger>Supprimer</RowAction>
                         ) : null}
                       </div>
                     </td>
@@ -167,13 +141,9 @@ export function UsersScreen() {
       {adding ? <UserCreateDialog onClose={() => setAdding(false)} /> : null}
       {permissionsOf ? <PermissionsDialog target={permissionsOf} onClose={() => setPermissionsOf(null)} /> : null}
       <ConfirmDialog
-        open={deleting !== null}
         title="Supprimer l'utilisateur"
-        message={`Supprimer l'utilisateur « ${deleting ? `${deleting.prenom} ${deleting.nom}` : ''} » ?`}
-        busy={remove.isPending}
-        error={deleteError}
-        onConfirm={confirmDelete}
-        onCancel={() => setDeleting(null)}
+        message={`Supprimer l'utilisateur « ${deletion.target ? `${deletion.target.prenom} ${deletion.target.nom}` : ''} » ?`}
+        {...deletion.dialog}
       />
     </section>
   );
