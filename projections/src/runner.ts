@@ -590,7 +590,10 @@ export class ProjectionRunner extends EventEmitter {
     let swapped = false;
     try {
       await shadow.runner.createQueryIndexes();
-      await this.analyzeReadModels(SHADOW_SCHEMA);
+      // Statistics before the swap (the planner's first plans on the new tables); the VACUUM,
+      // which only sets the visibility map by then (the screens' indexes were built after the
+      // replay, with no dead row in them), runs once they are live, beside the screens.
+      await this.analyzeReadModels(SHADOW_SCHEMA, { vacuum: false });
       swapped = await this.exclusive(async () => {
         const session = this.consumer.session;
         if (!session || this.shadow !== shadow) return false;
@@ -623,6 +626,7 @@ export class ProjectionRunner extends EventEmitter {
       // Every screen refetches once, from the new tables.
       await this.notify({ runner: this.name, resync: true });
       this.restartSubscription();
+      void this.analyzeReadModels(READ_MODEL_SCHEMA);
       return;
     }
     if (this.shadow !== shadow) return;
@@ -728,16 +732,17 @@ export class ProjectionRunner extends EventEmitter {
    * tickets instead of 2,900 and the open list went from 8 ms to 360 ms until
    * autovacuum came back. Outside the batch transactions; reads and writes go on.
    */
-  private async analyzeReadModels(schema = this.schema): Promise<void> {
+  private async analyzeReadModels(schema = this.schema, { vacuum = true } = {}): Promise<void> {
+    const statement = vacuum ? 'VACUUM (ANALYZE)' : 'ANALYZE';
     try {
       const { rows } = await this.pool.query<{ name: string }>(
         `SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables WHERE schemaname = $1 ORDER BY tablename`,
         [schema],
       );
-      for (const { name } of rows) await this.pool.query(`VACUUM (ANALYZE) ${name}`);
-      this.logger.info({ runner: this.name, tables: rows.length }, 'projections: read models vacuumed and analyzed after the rebuild');
+      for (const { name } of rows) await this.pool.query(`${statement} ${name}`);
+      this.logger.info({ runner: this.name, tables: rows.length, statement }, 'projections: read models analyzed after the rebuild');
     } catch (error) {
-      this.logger.warn({ err: error }, 'projections: VACUUM ANALYZE after the rebuild failed (autovacuum will do it later)');
+      this.logger.warn({ err: error }, `projections: ${statement} after the rebuild failed (autovacuum will do it later)`);
     }
   }
 
