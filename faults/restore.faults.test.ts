@@ -91,7 +91,7 @@ function recordingReactor(pool: pg.Pool, store: PostgresEventStore, types: reado
   return new Reactor({
     pool,
     store,
-    reactions: [{ handles: types, jobsFor: (event: RecordedEvent) => [{ queue: 'restore', name: 'seen', jobId: event.id, data: {} }] }],
+    reactions: [{ name: 'recordSeen', handles: types, jobsFor: (event: RecordedEvent) => [{ queue: 'restore', name: 'seen', jobId: event.id, data: {} }] }],
     enqueue: async (jobs) => {
       seen.push(...jobs.map((job) => job.jobId));
     },

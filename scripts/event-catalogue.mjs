@@ -9,9 +9,8 @@
  *   node --conditions=source --import tsx scripts/event-catalogue.mjs          # rewrite the file
  *   node --conditions=source --import tsx scripts/event-catalogue.mjs --check  # exit 1 when it is stale
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readFile, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 
 export const CATALOGUE_PATH = fileURLToPath(new URL('../docs/event-catalogue.md', import.meta.url));
 
@@ -94,13 +93,7 @@ export async function renderCatalogue() {
   const { readModelProjectors } = await import('@fsm/projections');
   const workers = await import('@fsm/workers');
   const { reactions } = workers;
-  // Reactions are named after their export: the workers index, then every workers/src/**/*reactions.ts.
-  const named = Object.entries(workers);
-  const workersSrc = fileURLToPath(new URL('../workers/src/', import.meta.url));
-  for (const file of (await readdir(workersSrc, { recursive: true })).filter((f) => /reactions\.ts$/.test(f)).sort()) {
-    named.push(...Object.entries(await import(pathToFileURL(join(workersSrc, file)).href)));
-  }
-  const reactionName = (r) => named.find(([, v]) => v === r)?.[0] ?? 'unnamed reaction';
+  const reactionName = (r) => r.name;
 
   const events = new Map(); // type -> { schema, group }
   // Stream unions first (their export name names the group), then lone event schemas.

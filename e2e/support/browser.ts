@@ -5,7 +5,7 @@ import { chromium, type Browser, type BrowserContext, type BrowserContextOptions
 import { DEMO_PASSWORD, REPO_ROOT } from './stack.js';
 
 /** Debian's chromium; the e2e suite never downloads a browser (see ../shared/PITFALLS.md). */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
  * Why a suite skips: without a Chromium binary these journeys cannot run at all,
@@ -25,7 +25,7 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 export const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
-export const DESKTOP: BrowserContextOptions = { viewport: { width: 1440, height: 900 } };
+const DESKTOP: BrowserContextOptions = { viewport: { width: 1440, height: 900 } };
 
 export async function newContext(browser: Browser, baseUrl: string, options: BrowserContextOptions = DESKTOP): Promise<BrowserContext> {
   // Reduced motion (the product honours it, base.css): axe measuring contrast

@@ -17,23 +17,23 @@ import { startProjections } from '@fsm/projections';
 import { startWorkers } from '@fsm/workers';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const WEB_ROOT = join(REPO_ROOT, 'web', 'dist');
+const WEB_ROOT = join(REPO_ROOT, 'web', 'dist');
 export const DEMO_PASSWORD = 'Demo-2026!';
 
-export interface CaughtMail {
+interface CaughtMail {
   from: string;
   to: string[];
   raw: string;
 }
 
 /** An in-process SMTP catcher: every message is kept in `mails`. */
-export interface SmtpCatcher {
+interface SmtpCatcher {
   port: number;
   mails: CaughtMail[];
   close(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
@@ -46,7 +46,7 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startSmtpCatcher(): Promise<SmtpCatcher> {
+async function startSmtpCatcher(): Promise<SmtpCatcher> {
   const mails: CaughtMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -89,7 +89,7 @@ function webBuildComplete(root: string, atRest = true): boolean {
  * asset names under the browser (index.html then comes back for a module
  * script, and the page stays blank). Builds it first when missing or partial.
  */
-export async function snapshotWebBuild(into: string): Promise<string> {
+async function snapshotWebBuild(into: string): Promise<string> {
   for (let attempt = 0; !webBuildComplete(WEB_ROOT); attempt++) {
     if (attempt === 0 && !existsSync(join(WEB_ROOT, 'index.html'))) {
       execFileSync('npm', ['run', 'build', '-w', 'web'], { cwd: REPO_ROOT, stdio: 'inherit' });

@@ -32,7 +32,7 @@ export function tablesOf(projector: Projector): string[] {
 }
 
 /** Rewrites `rm.<table>` to `<schema>.<table>` for these tables, and only these. */
-export function schemaRewriter(tables: readonly string[], schema: string): (text: string) => string {
+function schemaRewriter(tables: readonly string[], schema: string): (text: string) => string {
   if (tables.length === 0) return (text) => text;
   const pattern = new RegExp(`\\brm\\.(${tables.join('|')})\\b`, 'g');
   return (text) => text.replace(pattern, `${schema}.$1`);
@@ -43,7 +43,7 @@ export function schemaRewriter(tables: readonly string[], schema: string): (text
  * rewritten (named prepared statements renamed too, since a name is prepared
  * once per connection with its first text).
  */
-export function clientInSchema(tx: PoolClient, rewrite: (text: string) => string, schema: string): PoolClient {
+function clientInSchema(tx: PoolClient, rewrite: (text: string) => string, schema: string): PoolClient {
   const rewriteConfig = (config: unknown): unknown => {
     if (typeof config === 'string') return rewrite(config);
     if (config && typeof config === 'object' && Object.getPrototypeOf(config) === Object.prototype && typeof (config as QueryConfig).text === 'string') {

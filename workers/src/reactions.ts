@@ -30,6 +30,7 @@ function parsedOrNull<Schema extends Parameters<typeof parseRecorded>[0]>(schema
 
 /** Closing a ticket or recording a re-intervention (both carry signatures) produces its report. */
 export const reportOnVisit: Reaction = {
+  name: 'reportOnVisit',
   handles: ['TicketClosed', 'ReinterventionRecorded'],
   jobsFor(event) {
     if (categoryOf(event.streamId) !== TICKET_STREAM_CATEGORY) return [];
@@ -42,6 +43,7 @@ export const reportOnVisit: Reaction = {
 
 /** The API asked for a visit's report (the close's reaction may already have produced it). */
 export const reportOnRequest: Reaction = {
+  name: 'reportOnRequest',
   handles: ['ReportRequested'],
   jobsFor(event) {
     const request = parsedOrNull(ReportEventSchema, event);
@@ -55,6 +57,7 @@ export const reportOnRequest: Reaction = {
 
 /** One e-mail job per ReportEmailRequested (one recipient each), keyed by that event's id. */
 export const emailOnRequest: Reaction = {
+  name: 'emailOnRequest',
   handles: ['ReportEmailRequested'],
   jobsFor(event) {
     const request = parsedOrNull(ReportEventSchema, event);

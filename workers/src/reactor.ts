@@ -12,6 +12,8 @@ export interface JobRequest {
 
 /** Turns events into jobs; pure, so a replay asks for exactly the same jobs. */
 export interface Reaction {
+  /** How the event catalogue and the logs name it. */
+  readonly name: string;
   readonly handles: readonly string[];
   jobsFor(event: RecordedEvent): JobRequest[];
 }

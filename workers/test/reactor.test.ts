@@ -32,6 +32,7 @@ afterAll(async () => {
 });
 
 const reportOnClose: Reaction = {
+  name: 'reportOnClose',
   handles: ['TicketClosed'],
   jobsFor: (event: RecordedEvent) => [{ queue: 'reports', name: 'render-report', jobId: `report-${event.id}`, data: { ticketStream: event.streamId } }],
 };

@@ -16,7 +16,7 @@ function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise
   });
 }
 
-export async function hashPassword(password: string): Promise<string> {
+async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
   const key = await scrypt(password, salt, COST);
   return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64url'), key.toString('base64url')].join('$');
@@ -37,7 +37,7 @@ export function decoyHash(): Promise<string> {
   return decoy;
 }
 
-export const AUTH_SCHEMA_SQL = `
+const AUTH_SCHEMA_SQL = `
   CREATE SCHEMA IF NOT EXISTS auth;
   CREATE TABLE IF NOT EXISTS auth.credentials (
     user_id uuid PRIMARY KEY,

@@ -25,7 +25,7 @@ const MAX_LOCK_MS = 15 * 60_000;
 /** Failures older than this are forgotten. */
 const WINDOW_MS = 60 * 60_000;
 
-export function lockDuration(failures: number, freeAttempts = FREE_ATTEMPTS): number {
+function lockDuration(failures: number, freeAttempts = FREE_ATTEMPTS): number {
   if (failures < freeAttempts) return 0;
   return Math.min(FIRST_LOCK_MS * 2 ** (failures - freeAttempts), MAX_LOCK_MS);
 }

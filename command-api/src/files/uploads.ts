@@ -23,7 +23,7 @@ export const INVALID_FORM = 'Formulaire invalide.';
  * use it to store anything (files are stored under their hash), but a name
  * with a path or control characters is a forged request: refused.
  */
-export function isAcceptableUploadName(name: string): boolean {
+function isAcceptableUploadName(name: string): boolean {
   return name.length <= 255 && !/[/\\\u0000-\u001f\u007f]/.test(name) && !name.split('.').every((part) => part === '') && !name.includes('..');
 }
 
@@ -119,7 +119,7 @@ const ACTIVE_CONTENT = /<\s*(script|html|body|iframe|svg|object|embed)\b|<\?php|
  * Scanning latin1 keeps byte offsets; a chance match in compressed data is
  * vanishingly rare and only costs the user another photo.
  */
-export function isPlainImage(bytes: Buffer, extension: string): boolean {
+function isPlainImage(bytes: Buffer, extension: string): boolean {
   if (ACTIVE_CONTENT.test(bytes.toString('latin1'))) return false;
   if (extension === 'png') return pngEndsAtIend(bytes);
   return true;
@@ -156,9 +156,4 @@ export async function signatureBytes(dataUrl: string, message: string): Promise<
   if (type?.mime !== 'image/png' || !isPlainImage(bytes, 'png')) throw new ValidationError(message);
   checkImageBudget(bytes, message);
   return bytes;
-}
-
-/** The URL the UI shows a stored file at. References are unguessable content hashes. */
-export function fileUrl(ref: string | null): string | null {
-  return ref ? `/api/files/${ref}` : null;
 }

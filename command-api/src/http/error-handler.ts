@@ -12,11 +12,11 @@ import {
   ValidationError,
 } from '@fsm/contracts';
 
-export const GENERIC_SERVER_ERROR = 'Erreur serveur';
-export const INVALID_INPUT = 'Données invalides.';
+const GENERIC_SERVER_ERROR = 'Erreur serveur';
+const INVALID_INPUT = 'Données invalides.';
 export const DATABASE_UNAVAILABLE = 'Service momentanément indisponible. Merci de réessayer dans quelques instants.';
 
-export function statusOf(error: DomainError): number {
+function statusOf(error: DomainError): number {
   if (error instanceof ValidationError) return 400;
   if (error instanceof UnauthorizedError) return 401;
   if (error instanceof ForbiddenError) return 403;

@@ -27,7 +27,7 @@ export type HealthThresholds = { [Key in keyof typeof HEALTH_THRESHOLDS]: number
 const HealthStatus = z.enum(['ok', 'degraded', 'down']);
 
 /** What anyone gets: load balancers and probes need the status (and the 200/503) only. */
-export const HealthSummary = z.object({ status: HealthStatus });
+const HealthSummary = z.object({ status: HealthStatus });
 
 /** A read model stopped on an event it cannot apply (docs/operations.md, "Repair a stopped read model"). */
 const StoppedReadModel = z.object({

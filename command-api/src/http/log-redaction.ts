@@ -11,7 +11,7 @@ import type { FastifyBaseLogger } from 'fastify';
  * authorization and cookie headers, wherever they appear, are masked whole.
  */
 
-export const REDACTED = '[masqué]';
+const REDACTED = '[masqué]';
 
 /** Log keys that may hold a URL with its query string (Fastify's request, @fastify/websocket's refusals). */
 const URL_PATHS = ['req.url', 'url', 'path'];

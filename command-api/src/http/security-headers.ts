@@ -17,7 +17,7 @@ import fastifyHelmet from '@fastify/helmet';
  *   received in an iframe.
  * - connect-src 'self' also covers the live-update socket (ws/wss of the same host).
  */
-export const CONTENT_SECURITY_POLICY: Readonly<Record<string, readonly string[]>> = {
+const CONTENT_SECURITY_POLICY: Readonly<Record<string, readonly string[]>> = {
   'default-src': ["'self'"],
   'base-uri': ["'self'"],
   'script-src': ["'self'"],

@@ -5,7 +5,7 @@ import { ValidationError } from '@fsm/contracts';
 export const NUL_REFUSED = 'Caractère non autorisé dans la requête.';
 export const BADLY_ENCODED = 'Texte mal encodé: la requête doit être en UTF-8 valide.';
 export const TOO_DEEP = 'Requête trop imbriquée.';
-export const INVALID_JSON = 'Corps de requête JSON invalide.';
+const INVALID_JSON = 'Corps de requête JSON invalide.';
 
 /**
  * The deepest body a client of ours sends is about four levels (a permission
@@ -80,7 +80,7 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
  * recursed on it until the stack overflowed: 500), and `__proto__` /
  * `constructor.prototype` keys are refused as before.
  */
-export function registerJsonBodyParser(app: FastifyInstance): void {
+function registerJsonBodyParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
     let text: string;

@@ -1,7 +1,7 @@
 import { defaultAgenceHoraires, type Agence } from '@fsm/contracts';
 import { DEMO_PASSWORD, type DemoSeedStep } from './demo-seed.js';
 
-export const DEMO_SECOND_AGENCE = {
+const DEMO_SECOND_AGENCE = {
   nom: 'Agence Villeurbanne',
   adresse: '27 cours Émile Zola',
   cp_postal: '69100',
@@ -58,7 +58,7 @@ export const DEMO_TEMPLATE_HTML = [
   '</tr></tbody></table>',
 ].join('');
 
-export const DEMO_TEMPLATE_CSS = [
+const DEMO_TEMPLATE_CSS = [
   'body { font-family: Helvetica, Arial, sans-serif; font-size: 11pt; color: #1f2933; }',
   'h1 { font-size: 20pt; color: #b91c1c; margin-bottom: 4px; }',
   'h2 { font-size: 13pt; border-bottom: 1px solid #d1d5db; padding-bottom: 2px; margin-top: 18px; }',

@@ -48,7 +48,7 @@ export interface Case {
   was: string;
 }
 
-export const unknown = randomUUID();
+const unknown = randomUUID();
 const staff = 'AaTt';
 const visit = (ids: Ids) => ({
   constat_tech: 'Contrôle effectué',

@@ -9,7 +9,7 @@ import { MANAGEMENT_MESSAGES as M } from './messages.js';
  * already parsed.
  */
 
-export const TEXT_MAX = 255;
+const TEXT_MAX = 255;
 export const LONG_TEXT_MAX = 5000;
 
 /** The check every stored text gets: bidi overrides and other invisible controls are refused (hidden-characters.ts). */

@@ -13,7 +13,7 @@ import type { PoolClient } from 'pg';
  * goes through the fold keeps exactly the instant its event carried.
  */
 
-export type ColumnType = 'uuid' | 'text' | 'boolean' | 'smallint' | 'int' | 'float8' | 'timestamptz';
+type ColumnType = 'uuid' | 'text' | 'boolean' | 'smallint' | 'int' | 'float8' | 'timestamptz';
 
 /** A column's value as the fold sees it: instants, uuids and texts as strings. */
 export type Cell = string | number | boolean | null;
@@ -37,7 +37,7 @@ function selectList(columns: Record<string, ColumnType>): string {
 }
 
 /** The stored rows of these keys, by key. */
-export async function loadRows<Row extends { [column: string]: Cell }>(tx: PoolClient, table: FoldedTable<Row>, keys: readonly string[]): Promise<Map<string, Row>> {
+async function loadRows<Row extends { [column: string]: Cell }>(tx: PoolClient, table: FoldedTable<Row>, keys: readonly string[]): Promise<Map<string, Row>> {
   const rows = new Map<string, Row>();
   if (keys.length === 0) return rows;
   const { rows: stored } = await tx.query<Row>(`SELECT ${selectList(table.columns)} FROM ${table.table} WHERE ${table.key} = ANY($1::uuid[])`, [keys]);

@@ -54,7 +54,7 @@ export function listFingerprint(list: string, scope: AgenceScope, filters: objec
     .slice(0, 22);
 }
 
-export function encodeCursor(fingerprint: string, key: readonly (string | number)[]): string {
+function encodeCursor(fingerprint: string, key: readonly (string | number)[]): string {
   return Buffer.from(JSON.stringify({ f: fingerprint, k: key }), 'utf8').toString('base64url');
 }
 

@@ -6,7 +6,7 @@ export type LiveConnectionState = LiveStatus | 'off';
 
 export const LiveStatusContext = createContext<LiveConnectionState>('off');
 
-export function useLiveStatus(): LiveConnectionState {
+function useLiveStatus(): LiveConnectionState {
   return useContext(LiveStatusContext);
 }
 

@@ -11,7 +11,7 @@ import { notifyReadModelsLate } from './read-models-late';
  * what the user typed, and spec §8 has a message for it instead.
  */
 
-export const SESSION_EXPIRED_MESSAGE = 'Session expirée';
+const SESSION_EXPIRED_MESSAGE = 'Session expirée';
 
 /** The server refused the token (401/403); the session has been cleared. */
 export class SessionExpiredError extends Error {
@@ -39,7 +39,7 @@ export class ApiError extends Error {
 }
 
 /** What a screen without a network message of its own shows (spec §8 'Erreur réseau.'). */
-export const NETWORK_ERROR_MESSAGE = 'Erreur réseau.';
+const NETWORK_ERROR_MESSAGE = 'Erreur réseau.';
 
 /**
  * The request never got a whole answer (offline, DNS, server down, CORS, the
@@ -53,7 +53,7 @@ export class NetworkError extends Error {
   }
 }
 
-export type QueryValue = string | number | boolean | null | undefined;
+type QueryValue = string | number | boolean | null | undefined;
 
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -1,7 +1,7 @@
 import { CSV_BOM } from '@fsm/contracts';
 
 /** Hands a file to the browser as a download (the token-carrying fetch already happened). */
-export function saveFile(content: Blob, fileName: string): void {
+function saveFile(content: Blob, fileName: string): void {
   if (typeof URL.createObjectURL !== 'function') return;
   const url = URL.createObjectURL(content);
   const link = document.createElement('a');

@@ -3,7 +3,7 @@
  * whatever the device's zone, numbers `1 234,5`.
  */
 
-export const DISPLAY_TIME_ZONE = 'Europe/Paris';
+const DISPLAY_TIME_ZONE = 'Europe/Paris';
 const EMPTY = '—';
 
 const dateTimeFormat = new Intl.DateTimeFormat('fr-FR', {

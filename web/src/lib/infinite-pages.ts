@@ -8,7 +8,7 @@ import { infiniteQueryOptions, type InfiniteData, type QueryClient, type QueryKe
  */
 
 export type PageCursor = string | null;
-export type LoadedPages<TPage> = InfiniteData<TPage, PageCursor>;
+type LoadedPages<TPage> = InfiniteData<TPage, PageCursor>;
 
 /**
  * The infinite query of one keyset-paged list: each page asks for the one

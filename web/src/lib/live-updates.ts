@@ -183,14 +183,14 @@ export interface LiveConnection {
 /** Close codes after which reconnecting is pointless: the server refused the token. */
 const UNAUTHORIZED_CLOSE_CODES = new Set([1008, LIVE_SESSION_ENDED_CLOSE_CODE, 4403]);
 
-export function defaultLiveUrl(since: string | null): string {
+function defaultLiveUrl(since: string | null): string {
   const protocol = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
   const query = since === null ? '' : `?${new URLSearchParams({ since }).toString()}`;
   return `${protocol}//${window.location.host}/ws${query}`;
 }
 
 /** 1 s, 2 s, 4 s … capped at 30 s, with jitter so clients do not reconnect in step. */
-export function defaultBackoffMs(attempt: number): number {
+function defaultBackoffMs(attempt: number): number {
   const base = Math.min(30_000, 1000 * 2 ** attempt);
   return Math.round(base * (0.5 + Math.random() * 0.5));
 }

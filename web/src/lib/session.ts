@@ -12,11 +12,11 @@ import { useSyncExternalStore } from 'react';
 export const TOKEN_STORAGE_KEY = 'token';
 export const USER_STORAGE_KEY = 'user';
 
-export const ROLES = ['admin_plus', 'admin', 'technicien_plus', 'technicien', 'telesurveillance'] as const;
-export type Role = (typeof ROLES)[number];
+const ROLES = ['admin_plus', 'admin', 'technicien_plus', 'technicien', 'telesurveillance'] as const;
+type Role = (typeof ROLES)[number];
 
 /** Ids are opaque to the web app: shown and sent back, never computed on. */
-export type EntityId = string | number;
+type EntityId = string | number;
 
 export interface SessionUser {
   id: EntityId;

@@ -1,5 +1,5 @@
 /** Lower case without accents, so 'elec' finds 'Électricité'. */
-export function foldForSearch(text: string): string {
+function foldForSearch(text: string): string {
   return text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLocaleLowerCase('fr-FR');
 }
 

@@ -3,7 +3,7 @@
  * drawing). `vi.mock('signature_pad', () => import('../testing/fake-signature-pad'))`,
  * then `drawOn(label)` simulates a finger stroke on the canvas of that field.
  */
-export const pads: FakeSignaturePad[] = [];
+const pads: FakeSignaturePad[] = [];
 
 export default class FakeSignaturePad {
   readonly canvas: HTMLCanvasElement;

@@ -2,7 +2,8 @@ import type { Reaction } from '../reactor.js';
 import { PRODUCE_EXPORT_JOB } from './export-processor.js';
 
 /** One job per ExportRequested; the export's id is that event's id, and so is the job's. */
-export const exportOnRequest: Reaction = {
+const exportOnRequest: Reaction = {
+  name: 'exportOnRequest',
   handles: ['ExportRequested'],
   jobsFor(event) {
     if (!event.streamId.startsWith('export-')) return [];

@@ -12,7 +12,7 @@ const runMetierCommand = commandHandler({ decider: metiersDecider, streamOf: () 
  * stream that touched it (what rm.metiers keeps as last_revision), -1 when
  * none did: an edit of one trade is not refused because another one changed.
  */
-export function metierVersionIn(metierId: string): (history: readonly RecordedEvent[]) => number {
+function metierVersionIn(metierId: string): (history: readonly RecordedEvent[]) => number {
   return (history) => {
     for (let index = history.length - 1; index >= 0; index--) {
       const event = parseRecorded(metierEventSchema, history[index]!);

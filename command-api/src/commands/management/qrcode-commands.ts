@@ -21,7 +21,7 @@ const runQrCodeCommand = commandHandler({ decider: qrCodeDecider, streamOf: qrCo
  * the only credential of the public form, so it comes from the system's
  * CSPRNG, never from the id generator (which tests make predictable).
  */
-export function newQrCodeKey(): string {
+function newQrCodeKey(): string {
   return randomBytes(24).toString('base64url');
 }
 

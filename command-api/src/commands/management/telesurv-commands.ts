@@ -3,7 +3,7 @@ import { listAgences, type AgenceScope } from '@fsm/projections';
 import type { CommandCaller, EditBasis } from '../execute.js';
 import { runUserCommand } from '../user-commands.js';
 
-export const OWN_AGENCE_ONLY = 'Vous ne pouvez agir que sur votre propre agence.';
+const OWN_AGENCE_ONLY = 'Vous ne pouvez agir que sur votre propre agence.';
 
 /*
  * Creating, editing and deleting télésurveillance accounts share the account

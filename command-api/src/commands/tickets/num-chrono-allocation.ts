@@ -12,7 +12,7 @@ import type { CommandCaller } from '../execute.js';
  * else; a number drawn for an opening that then fails is skipped, never
  * handed out twice.
  */
-export const CHRONO_MAX_ATTEMPTS = 10;
+const CHRONO_MAX_ATTEMPTS = 10;
 
 export interface ChronoRequest {
   agencyCode: string;

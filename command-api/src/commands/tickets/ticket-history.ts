@@ -11,12 +11,12 @@ import { readStreamOrEmpty } from '../execute.js';
  * command on at that moment).
  */
 
-export const REVISION_NOT_FOUND = 'Cette version du ticket n’existe pas.';
+const REVISION_NOT_FOUND = 'Cette version du ticket n’existe pas.';
 
 /** File-store references (photo, signatures) are capabilities: an audit line says what happened, not where the files are. */
 const HIDDEN_KEYS = new Set(['photo', 'signatureClient', 'signatureTechnicien']);
 
-export interface TicketHistoryEntry {
+interface TicketHistoryEntry {
   revision: number;
   type: TicketEvent['type'];
   recorded_at: string;
@@ -49,7 +49,7 @@ function historyEntry(recorded: RecordedEvent, event: TicketEvent): TicketHistor
 }
 
 /** Pure: the entries and, with `at`, the folded state after that revision. */
-export function ticketHistoryOf(ticketId: string, recorded: readonly RecordedEvent[], at: number | undefined): TicketHistory {
+function ticketHistoryOf(ticketId: string, recorded: readonly RecordedEvent[], at: number | undefined): TicketHistory {
   const events = recorded.map((entry) => ({ recorded: entry, event: parseRecorded(TicketEventSchema, entry) }));
   const history: TicketHistory = { ticket_id: ticketId, events: events.map(({ recorded: r, event }) => historyEntry(r, event)) };
   if (at === undefined) return history;

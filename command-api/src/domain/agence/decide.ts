@@ -21,15 +21,15 @@ import { agenceInitialState, evolveAgence, type AgenceFacts, type AgenceState } 
  * computed by the handler from the read models.
  */
 
-export type CreateAgence = { type: 'CreateAgence'; data: { agenceId: string; fields: AgenceBodyInput; createdAt: string } };
+type CreateAgence = { type: 'CreateAgence'; data: { agenceId: string; fields: AgenceBodyInput; createdAt: string } };
 /** `fields.id_template` absent keeps the current template; null unassigns it. */
-export type UpdateAgence = { type: 'UpdateAgence'; data: { agenceId: string; fields: AgenceBodyInput; updatedAt: string } };
-export type DeleteAgence = {
+type UpdateAgence = { type: 'UpdateAgence'; data: { agenceId: string; fields: AgenceBodyInput; updatedAt: string } };
+type DeleteAgence = {
   type: 'DeleteAgence';
   data: { agenceId: string; hasClients: boolean; hasUsers: boolean; deletedAt: string };
 };
 /** The week as PUT /api/agences/{id}/horaires sends it. */
-export type SetAgenceHoraires = { type: 'SetAgenceHoraires'; data: { agenceId: string; horaires: unknown; updatedAt: string } };
+type SetAgenceHoraires = { type: 'SetAgenceHoraires'; data: { agenceId: string; horaires: unknown; updatedAt: string } };
 
 export type AgenceCommand = CreateAgence | UpdateAgence | DeleteAgence | SetAgenceHoraires;
 
@@ -53,7 +53,7 @@ function sameWeek(a: readonly AgenceHoraire[], b: readonly AgenceHoraire[]): boo
   return a.length === b.length && a.every((day, index) => keys.every((key) => day[key] === b[index]?.[key]));
 }
 
-export function createAgence(command: CreateAgence, state: AgenceState): AgenceEvent[] {
+function createAgence(command: CreateAgence, state: AgenceState): AgenceEvent[] {
   if (state.status !== 'nonexistent') throw new IllegalStateError(M.agenceExists);
   const { agenceId, fields, createdAt } = command.data;
   const { id_template, ...body } = parseManagementBody(agenceBodySchema, fields);
@@ -64,7 +64,7 @@ export function createAgence(command: CreateAgence, state: AgenceState): AgenceE
   ];
 }
 
-export function updateAgence(command: UpdateAgence, state: AgenceState): AgenceEvent[] {
+function updateAgence(command: UpdateAgence, state: AgenceState): AgenceEvent[] {
   const agence = requireActive(state);
   const { agenceId, fields, updatedAt } = command.data;
   const { id_template, ...body } = parseManagementBody(agenceBodySchema, fields);
@@ -73,7 +73,7 @@ export function updateAgence(command: UpdateAgence, state: AgenceState): AgenceE
   return [{ type: 'AgenceUpdated', data: { agenceId, ...next, updatedAt } }];
 }
 
-export function deleteAgence(command: DeleteAgence, state: AgenceState): AgenceEvent[] {
+function deleteAgence(command: DeleteAgence, state: AgenceState): AgenceEvent[] {
   requireActive(state);
   const { agenceId, hasClients, hasUsers, deletedAt } = command.data;
   if (hasClients) throw new IllegalStateError(M.agenceHasClients);
@@ -81,7 +81,7 @@ export function deleteAgence(command: DeleteAgence, state: AgenceState): AgenceE
   return [{ type: 'AgenceDeleted', data: { agenceId, deletedAt } }];
 }
 
-export function setAgenceHoraires(command: SetAgenceHoraires, state: AgenceState): AgenceEvent[] {
+function setAgenceHoraires(command: SetAgenceHoraires, state: AgenceState): AgenceEvent[] {
   const agence = requireActive(state);
   const { agenceId, horaires, updatedAt } = command.data;
   const week = parseManagementBody(agenceHorairesBodySchema, horaires);
@@ -89,7 +89,7 @@ export function setAgenceHoraires(command: SetAgenceHoraires, state: AgenceState
   return [{ type: 'AgenceHorairesSet', data: { agenceId, horaires: week, updatedAt } }];
 }
 
-export function decideAgence(command: AgenceCommand, state: AgenceState): AgenceEvent[] {
+function decideAgence(command: AgenceCommand, state: AgenceState): AgenceEvent[] {
   switch (command.type) {
     case 'CreateAgence':
       return createAgence(command, state);

@@ -1,7 +1,7 @@
 import type { ClientEvent } from '@fsm/contracts';
 
 /** The client aggregate (`client-<id>`). A deleted client keeps its facts so its id cannot be reused. */
-export interface ClientFacts {
+interface ClientFacts {
   clientId: string;
   nom: string;
   adresse: string;

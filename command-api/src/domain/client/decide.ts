@@ -17,9 +17,9 @@ import { clientInitialState, evolveClient, type ClientState } from './client.js'
  * arrives as a flag so the rule is decided, and tested, here.
  */
 
-export type CreateClient = { type: 'CreateClient'; data: { clientId: string; fields: ClientBodyInput; createdAt: string } };
-export type UpdateClient = { type: 'UpdateClient'; data: { clientId: string; fields: ClientBodyInput; updatedAt: string } };
-export type DeleteClient = { type: 'DeleteClient'; data: { clientId: string; hasOpenTickets: boolean; deletedAt: string } };
+type CreateClient = { type: 'CreateClient'; data: { clientId: string; fields: ClientBodyInput; createdAt: string } };
+type UpdateClient = { type: 'UpdateClient'; data: { clientId: string; fields: ClientBodyInput; updatedAt: string } };
+type DeleteClient = { type: 'DeleteClient'; data: { clientId: string; hasOpenTickets: boolean; deletedAt: string } };
 
 export type ClientCommand = CreateClient | UpdateClient | DeleteClient;
 
@@ -33,13 +33,13 @@ function factsOf(fields: ClientBodyInput) {
   return { nom, adresse, ville, code_postal, agenceId: agence_id };
 }
 
-export function createClient(command: CreateClient, state: ClientState): ClientEvent[] {
+function createClient(command: CreateClient, state: ClientState): ClientEvent[] {
   if (state.status !== 'nonexistent') throw new IllegalStateError(M.clientExists);
   const { clientId, fields, createdAt } = command.data;
   return [{ type: 'ClientCreated', data: { clientId, ...factsOf(fields), createdAt } }];
 }
 
-export function updateClient(command: UpdateClient, state: ClientState): ClientEvent[] {
+function updateClient(command: UpdateClient, state: ClientState): ClientEvent[] {
   const client = requireActive(state);
   const { clientId, fields, updatedAt } = command.data;
   const next = factsOf(fields);
@@ -49,14 +49,14 @@ export function updateClient(command: UpdateClient, state: ClientState): ClientE
 }
 
 /** Sites, installations and contacts go with the client in the read models (no event per child). */
-export function deleteClient(command: DeleteClient, state: ClientState): ClientEvent[] {
+function deleteClient(command: DeleteClient, state: ClientState): ClientEvent[] {
   requireActive(state);
   const { clientId, hasOpenTickets, deletedAt } = command.data;
   if (hasOpenTickets) throw new IllegalStateError(M.clientHasOpenTickets);
   return [{ type: 'ClientDeleted', data: { clientId, deletedAt } }];
 }
 
-export function decideClient(command: ClientCommand, state: ClientState): ClientEvent[] {
+function decideClient(command: ClientCommand, state: ClientState): ClientEvent[] {
   switch (command.type) {
     case 'CreateClient':
       return createClient(command, state);

@@ -3,7 +3,7 @@ import type { Decider } from '../decider.js';
 import { evolve, initialState, type ExportState } from './export.js';
 
 /** Ask the workers for a file; the API resolved its scope, filters and name from the caller's rights. */
-export interface RequestExport {
+interface RequestExport {
   type: 'RequestExport';
   data: ExportRequestedData;
 }
@@ -16,7 +16,7 @@ function requestExport(command: RequestExport, state: ExportState): ExportEvent[
   return [{ type: 'ExportRequested', data: command.data }];
 }
 
-export function decide(command: ExportCommand, state: ExportState): ExportEvent[] {
+function decide(command: ExportCommand, state: ExportState): ExportEvent[] {
   switch (command.type) {
     case 'RequestExport':
       return requestExport(command, state);

@@ -16,15 +16,15 @@ import { evolveInstallation, installationInitialState, type InstallationState } 
  * flag.
  */
 
-export type CreateInstallation = {
+type CreateInstallation = {
   type: 'CreateInstallation';
   data: { installationId: string; fields: InstallationBodyInput; createdAt: string };
 };
-export type UpdateInstallation = {
+type UpdateInstallation = {
   type: 'UpdateInstallation';
   data: { installationId: string; fields: InstallationBodyInput; updatedAt: string };
 };
-export type DeleteInstallation = {
+type DeleteInstallation = {
   type: 'DeleteInstallation';
   data: { installationId: string; hasOpenTickets: boolean; deletedAt: string };
 };
@@ -41,13 +41,13 @@ function factsOf(fields: InstallationBodyInput) {
   return { siteId: site_id, nom, metierId: id_metier, description, delai, astreinte };
 }
 
-export function createInstallation(command: CreateInstallation, state: InstallationState): InstallationEvent[] {
+function createInstallation(command: CreateInstallation, state: InstallationState): InstallationEvent[] {
   if (state.status !== 'nonexistent') throw new IllegalStateError(M.installationExists);
   const { installationId, fields, createdAt } = command.data;
   return [{ type: 'InstallationCreated', data: { installationId, ...factsOf(fields), createdAt } }];
 }
 
-export function updateInstallation(command: UpdateInstallation, state: InstallationState): InstallationEvent[] {
+function updateInstallation(command: UpdateInstallation, state: InstallationState): InstallationEvent[] {
   const installation = requireActive(state);
   const { installationId, fields, updatedAt } = command.data;
   const next = factsOf(fields);
@@ -60,14 +60,14 @@ export function updateInstallation(command: UpdateInstallation, state: Installat
  * Its QR codes are left as they are: the public form finds no live
  * installation behind them, and they can be assigned elsewhere later.
  */
-export function deleteInstallation(command: DeleteInstallation, state: InstallationState): InstallationEvent[] {
+function deleteInstallation(command: DeleteInstallation, state: InstallationState): InstallationEvent[] {
   requireActive(state);
   const { installationId, hasOpenTickets, deletedAt } = command.data;
   if (hasOpenTickets) throw new IllegalStateError(M.installationHasOpenTickets);
   return [{ type: 'InstallationDeleted', data: { installationId, deletedAt } }];
 }
 
-export function decideInstallation(command: InstallationCommand, state: InstallationState): InstallationEvent[] {
+function decideInstallation(command: InstallationCommand, state: InstallationState): InstallationEvent[] {
   switch (command.type) {
     case 'CreateInstallation':
       return createInstallation(command, state);

@@ -1,7 +1,7 @@
 import type { InstallationEvent } from '@fsm/contracts';
 
 /** The installation aggregate (`installation-<id>`). A deleted one keeps its facts so its id cannot be reused. */
-export interface InstallationFacts {
+interface InstallationFacts {
   installationId: string;
   siteId: string;
   nom: string;

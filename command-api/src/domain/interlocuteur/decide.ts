@@ -16,15 +16,15 @@ import { evolveInterlocuteur, interlocuteurInitialState, type InterlocuteurFacts
  * handler's check, against the read models.
  */
 
-export type CreateInterlocuteur = {
+type CreateInterlocuteur = {
   type: 'CreateInterlocuteur';
   data: { interlocuteurId: string; fields: InterlocuteurBodyInput; createdAt: string };
 };
-export type UpdateInterlocuteur = {
+type UpdateInterlocuteur = {
   type: 'UpdateInterlocuteur';
   data: { interlocuteurId: string; fields: InterlocuteurBodyInput; updatedAt: string };
 };
-export type DeleteInterlocuteur = { type: 'DeleteInterlocuteur'; data: { interlocuteurId: string; deletedAt: string } };
+type DeleteInterlocuteur = { type: 'DeleteInterlocuteur'; data: { interlocuteurId: string; deletedAt: string } };
 
 export type InterlocuteurCommand = CreateInterlocuteur | UpdateInterlocuteur | DeleteInterlocuteur;
 
@@ -64,14 +64,14 @@ function sameDescription(a: Description, b: Description): boolean {
   );
 }
 
-export function createInterlocuteur(command: CreateInterlocuteur, state: InterlocuteurState): InterlocuteurEvent[] {
+function createInterlocuteur(command: CreateInterlocuteur, state: InterlocuteurState): InterlocuteurEvent[] {
   if (state.status !== 'nonexistent') throw new IllegalStateError(M.interlocuteurExists);
   const { interlocuteurId, fields, createdAt } = command.data;
   const { siteIds, installationIds, ...rest } = factsOf(fields);
   return [{ type: 'InterlocuteurCreated', data: { interlocuteurId, ...rest, siteIds: [...siteIds], installationIds: [...installationIds], createdAt } }];
 }
 
-export function updateInterlocuteur(command: UpdateInterlocuteur, state: InterlocuteurState): InterlocuteurEvent[] {
+function updateInterlocuteur(command: UpdateInterlocuteur, state: InterlocuteurState): InterlocuteurEvent[] {
   const interlocuteur = requireActive(state);
   const { interlocuteurId, fields, updatedAt } = command.data;
   const next = factsOf(fields);
@@ -80,13 +80,13 @@ export function updateInterlocuteur(command: UpdateInterlocuteur, state: Interlo
   return [{ type: 'InterlocuteurUpdated', data: { interlocuteurId, ...rest, siteIds: [...siteIds], installationIds: [...installationIds], updatedAt } }];
 }
 
-export function deleteInterlocuteur(command: DeleteInterlocuteur, state: InterlocuteurState): InterlocuteurEvent[] {
+function deleteInterlocuteur(command: DeleteInterlocuteur, state: InterlocuteurState): InterlocuteurEvent[] {
   requireActive(state);
   const { interlocuteurId, deletedAt } = command.data;
   return [{ type: 'InterlocuteurDeleted', data: { interlocuteurId, deletedAt } }];
 }
 
-export function decideInterlocuteur(command: InterlocuteurCommand, state: InterlocuteurState): InterlocuteurEvent[] {
+function decideInterlocuteur(command: InterlocuteurCommand, state: InterlocuteurState): InterlocuteurEvent[] {
   switch (command.type) {
     case 'CreateInterlocuteur':
       return createInterlocuteur(command, state);

@@ -19,11 +19,11 @@ import { evolveMetiers, metiersInitialState, type MetierEntry, type MetiersState
  * the installations read model. The HO_stats toggle is an UpdateMetier.
  */
 
-export type CreateMetier = { type: 'CreateMetier'; data: { metierId: string; fields: MetierBodyInput; createdAt: string } };
-export type UpdateMetier = { type: 'UpdateMetier'; data: { metierId: string; fields: MetierBodyInput; updatedAt: string } };
-export type DeleteMetier = { type: 'DeleteMetier'; data: { metierId: string; usedByInstallations: boolean; deletedAt: string } };
+type CreateMetier = { type: 'CreateMetier'; data: { metierId: string; fields: MetierBodyInput; createdAt: string } };
+type UpdateMetier = { type: 'UpdateMetier'; data: { metierId: string; fields: MetierBodyInput; updatedAt: string } };
+type DeleteMetier = { type: 'DeleteMetier'; data: { metierId: string; usedByInstallations: boolean; deletedAt: string } };
 /** The rows as PUT /api/metiers/reorder sends them. */
-export type ReorderMetiers = { type: 'ReorderMetiers'; data: { items: MetierReorderBodyInput; reorderedAt: string } };
+type ReorderMetiers = { type: 'ReorderMetiers'; data: { items: MetierReorderBodyInput; reorderedAt: string } };
 
 export type MetierCommand = CreateMetier | UpdateMetier | DeleteMetier | ReorderMetiers;
 
@@ -45,7 +45,7 @@ function refuseTakenName(state: MetiersState, nom: string, metierId: string): vo
   if (taken) throw new ValidationError(M.metierNomTaken);
 }
 
-export function createMetier(command: CreateMetier, state: MetiersState): MetierEvent[] {
+function createMetier(command: CreateMetier, state: MetiersState): MetierEvent[] {
   const { metierId, fields, createdAt } = command.data;
   if (state.metiers[metierId]) throw new IllegalStateError(M.metierExists);
   const { nom, ordre, delai_inter, HO_stats } = parseManagementBody(metierBodySchema, fields);
@@ -53,7 +53,7 @@ export function createMetier(command: CreateMetier, state: MetiersState): Metier
   return [{ type: 'MetierCreated', data: { metierId, nom, ordre, delai_inter, HO_stats, createdAt } }];
 }
 
-export function updateMetier(command: UpdateMetier, state: MetiersState): MetierEvent[] {
+function updateMetier(command: UpdateMetier, state: MetiersState): MetierEvent[] {
   const { metierId, fields, updatedAt } = command.data;
   const metier = requireActive(state, metierId);
   const { nom, ordre, delai_inter, HO_stats } = parseManagementBody(metierBodySchema, fields);
@@ -62,7 +62,7 @@ export function updateMetier(command: UpdateMetier, state: MetiersState): Metier
   return [{ type: 'MetierUpdated', data: { metierId, nom, ordre, delai_inter, HO_stats, updatedAt } }];
 }
 
-export function deleteMetier(command: DeleteMetier, state: MetiersState): MetierEvent[] {
+function deleteMetier(command: DeleteMetier, state: MetiersState): MetierEvent[] {
   const { metierId, usedByInstallations, deletedAt } = command.data;
   requireActive(state, metierId);
   if (usedByInstallations) throw new IllegalStateError(M.metierInUse);
@@ -70,7 +70,7 @@ export function deleteMetier(command: DeleteMetier, state: MetiersState): Metier
 }
 
 /** Every listed trade must exist; only ranks that change are recorded. */
-export function reorderMetiers(command: ReorderMetiers, state: MetiersState): MetierEvent[] {
+function reorderMetiers(command: ReorderMetiers, state: MetiersState): MetierEvent[] {
   const { items, reorderedAt } = command.data;
   const rows = parseManagementBody(metierReorderBodySchema, items);
   const changed = rows.filter((row) => requireActive(state, row.id).ordre !== row.ordre);
@@ -78,7 +78,7 @@ export function reorderMetiers(command: ReorderMetiers, state: MetiersState): Me
   return [{ type: 'MetiersReordered', data: { items: changed.map((row) => ({ metierId: row.id, ordre: row.ordre })), reorderedAt } }];
 }
 
-export function decideMetiers(command: MetierCommand, state: MetiersState): MetierEvent[] {
+function decideMetiers(command: MetierCommand, state: MetiersState): MetierEvent[] {
   switch (command.type) {
     case 'CreateMetier':
       return createMetier(command, state);

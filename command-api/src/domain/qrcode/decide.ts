@@ -17,16 +17,16 @@ import { evolveQrCode, qrCodeInitialState, type QrCodeState } from './qr-code.js
  * refuses the second GenerateQrCode).
  */
 
-export type GenerateQrCode = {
+type GenerateQrCode = {
   type: 'GenerateQrCode';
   data: { qrCodeId: string; batchId: string; agenceId: string; qr_key: string; url: string; generatedAt: string };
 };
 /** `installationAgenceId` is the installation's agency, read by the handler: a code serves its own agency only. */
-export type AssignQrCode = {
+type AssignQrCode = {
   type: 'AssignQrCode';
   data: { qrCodeId: string; installationId: string; installationAgenceId: string; assignedAt: string };
 };
-export type UnassignQrCode = { type: 'UnassignQrCode'; data: { qrCodeId: string; unassignedAt: string } };
+type UnassignQrCode = { type: 'UnassignQrCode'; data: { qrCodeId: string; unassignedAt: string } };
 
 export type QrCodeCommand = GenerateQrCode | AssignQrCode | UnassignQrCode;
 
@@ -35,7 +35,7 @@ function requireExisting(state: QrCodeState) {
   return state;
 }
 
-export function generateQrCode(command: GenerateQrCode, state: QrCodeState): QrCodeEvent[] {
+function generateQrCode(command: GenerateQrCode, state: QrCodeState): QrCodeEvent[] {
   if (state.status !== 'nonexistent') throw new IllegalStateError(M.qrCodeExists);
   const { qrCodeId, batchId, agenceId, qr_key, url, generatedAt } = command.data;
   if (!QR_CODE_KEY_PATTERN.test(qr_key)) throw new ValidationError(M.qrCodeKeyInvalid);
@@ -49,7 +49,7 @@ export function generateQrCode(command: GenerateQrCode, state: QrCodeState): QrC
  * double click); moving it to another installation needs an explicit
  * unassign first, so a sticker is never silently taken from equipment.
  */
-export function assignQrCode(command: AssignQrCode, state: QrCodeState): QrCodeEvent[] {
+function assignQrCode(command: AssignQrCode, state: QrCodeState): QrCodeEvent[] {
   const code = requireExisting(state);
   const { qrCodeId, installationId, installationAgenceId, assignedAt } = command.data;
   if (code.status === 'assigned') {
@@ -62,14 +62,14 @@ export function assignQrCode(command: AssignQrCode, state: QrCodeState): QrCodeE
 }
 
 /** Unassigning a code that serves nothing changes nothing (a repeated click). */
-export function unassignQrCode(command: UnassignQrCode, state: QrCodeState): QrCodeEvent[] {
+function unassignQrCode(command: UnassignQrCode, state: QrCodeState): QrCodeEvent[] {
   const code = requireExisting(state);
   if (code.status !== 'assigned') return [];
   const { qrCodeId, unassignedAt } = command.data;
   return [{ type: 'QrCodeUnassigned', data: { qrCodeId, installationId: code.installationId, unassignedAt } }];
 }
 
-export function decideQrCode(command: QrCodeCommand, state: QrCodeState): QrCodeEvent[] {
+function decideQrCode(command: QrCodeCommand, state: QrCodeState): QrCodeEvent[] {
   switch (command.type) {
     case 'GenerateQrCode':
       return generateQrCode(command, state);

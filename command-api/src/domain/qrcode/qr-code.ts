@@ -4,7 +4,7 @@ import type { QrCodeEvent } from '@fsm/contracts';
  * The QR code aggregate (`qrcode-<id>`, one stream per code). Generated
  * unassigned in its agency's pool, then assigned to one installation at a time.
  */
-export interface QrCodeFacts {
+interface QrCodeFacts {
   qrCodeId: string;
   batchId: string;
   agenceId: string;

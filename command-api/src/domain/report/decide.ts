@@ -3,13 +3,13 @@ import type { Decider } from '../decider.js';
 import { evolve, initialState, type ReportState } from './report.js';
 
 /** Ask for the visit's PDF (the workers render it). */
-export interface RequestReport {
+interface RequestReport {
   type: 'RequestReport';
   data: ReportRequestedData;
 }
 
 /** E-mail the generated report to these recipients; `facts` go in every request as they are now. */
-export interface RequestReportEmails {
+interface RequestReportEmails {
   type: 'RequestReportEmails';
   data: { recipients: readonly ReportRecipient[]; facts: Omit<ReportEmailRequestedData, 'recipient'> };
 }
@@ -26,7 +26,7 @@ function requestReport(command: RequestReport, state: ReportState): ReportEvent[
 }
 
 /** The recipients a report may not be e-mailed to again (lower-cased): a pending or sent request. */
-export function recipientsAlreadyAsked(state: ReportState): Set<string> {
+function recipientsAlreadyAsked(state: ReportState): Set<string> {
   return new Set([...state.emails].filter(([, status]) => status === 'asked').map(([email]) => email.toLowerCase()));
 }
 
@@ -41,7 +41,7 @@ function requestReportEmails(command: RequestReportEmails, state: ReportState): 
     }));
 }
 
-export function decide(command: ReportCommand, state: ReportState): ReportEvent[] {
+function decide(command: ReportCommand, state: ReportState): ReportEvent[] {
   switch (command.type) {
     case 'RequestReport':
       return requestReport(command, state);

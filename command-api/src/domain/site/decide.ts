@@ -16,9 +16,9 @@ import { evolveSite, siteInitialState, type SiteState } from './site.js';
  * tickets arrive as a flag.
  */
 
-export type CreateSite = { type: 'CreateSite'; data: { siteId: string; fields: SiteBodyInput; createdAt: string } };
-export type UpdateSite = { type: 'UpdateSite'; data: { siteId: string; fields: SiteBodyInput; updatedAt: string } };
-export type DeleteSite = { type: 'DeleteSite'; data: { siteId: string; hasOpenTickets: boolean; deletedAt: string } };
+type CreateSite = { type: 'CreateSite'; data: { siteId: string; fields: SiteBodyInput; createdAt: string } };
+type UpdateSite = { type: 'UpdateSite'; data: { siteId: string; fields: SiteBodyInput; updatedAt: string } };
+type DeleteSite = { type: 'DeleteSite'; data: { siteId: string; hasOpenTickets: boolean; deletedAt: string } };
 
 export type SiteCommand = CreateSite | UpdateSite | DeleteSite;
 
@@ -32,13 +32,13 @@ function factsOf(fields: SiteBodyInput) {
   return { clientId: client_id, nom, adresse, ville, code_postal };
 }
 
-export function createSite(command: CreateSite, state: SiteState): SiteEvent[] {
+function createSite(command: CreateSite, state: SiteState): SiteEvent[] {
   if (state.status !== 'nonexistent') throw new IllegalStateError(M.siteExists);
   const { siteId, fields, createdAt } = command.data;
   return [{ type: 'SiteCreated', data: { siteId, ...factsOf(fields), createdAt } }];
 }
 
-export function updateSite(command: UpdateSite, state: SiteState): SiteEvent[] {
+function updateSite(command: UpdateSite, state: SiteState): SiteEvent[] {
   const site = requireActive(state);
   const { siteId, fields, updatedAt } = command.data;
   const next = factsOf(fields);
@@ -48,14 +48,14 @@ export function updateSite(command: UpdateSite, state: SiteState): SiteEvent[] {
 }
 
 /** Its installations go with it in the read models (no event per child). */
-export function deleteSite(command: DeleteSite, state: SiteState): SiteEvent[] {
+function deleteSite(command: DeleteSite, state: SiteState): SiteEvent[] {
   requireActive(state);
   const { siteId, hasOpenTickets, deletedAt } = command.data;
   if (hasOpenTickets) throw new IllegalStateError(M.siteHasOpenTickets);
   return [{ type: 'SiteDeleted', data: { siteId, deletedAt } }];
 }
 
-export function decideSite(command: SiteCommand, state: SiteState): SiteEvent[] {
+function decideSite(command: SiteCommand, state: SiteState): SiteEvent[] {
   switch (command.type) {
     case 'CreateSite':
       return createSite(command, state);

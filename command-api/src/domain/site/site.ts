@@ -1,7 +1,7 @@
 import type { SiteEvent } from '@fsm/contracts';
 
 /** The site aggregate (`site-<id>`). A deleted site keeps its facts so its id cannot be reused. */
-export interface SiteFacts {
+interface SiteFacts {
   siteId: string;
   clientId: string;
   nom: string;

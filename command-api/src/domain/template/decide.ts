@@ -17,9 +17,9 @@ import { evolveTemplate, templateInitialState, type TemplateState } from './temp
  * a flag from the agencies read model.
  */
 
-export type CreateTemplate = { type: 'CreateTemplate'; data: { templateId: string; fields: TemplateBodyInput; createdAt: string } };
-export type UpdateTemplate = { type: 'UpdateTemplate'; data: { templateId: string; fields: TemplateBodyInput; updatedAt: string } };
-export type DeleteTemplate = { type: 'DeleteTemplate'; data: { templateId: string; isAssignedToAgence: boolean; deletedAt: string } };
+type CreateTemplate = { type: 'CreateTemplate'; data: { templateId: string; fields: TemplateBodyInput; createdAt: string } };
+type UpdateTemplate = { type: 'UpdateTemplate'; data: { templateId: string; fields: TemplateBodyInput; updatedAt: string } };
+type DeleteTemplate = { type: 'DeleteTemplate'; data: { templateId: string; isAssignedToAgence: boolean; deletedAt: string } };
 
 export type TemplateCommand = CreateTemplate | UpdateTemplate | DeleteTemplate;
 
@@ -28,14 +28,14 @@ function requireActive(state: TemplateState) {
   return state;
 }
 
-export function createTemplate(command: CreateTemplate, state: TemplateState): TemplateEvent[] {
+function createTemplate(command: CreateTemplate, state: TemplateState): TemplateEvent[] {
   if (state.status !== 'nonexistent') throw new IllegalStateError(M.templateExists);
   const { templateId, fields, createdAt } = command.data;
   const { name, content_html, css } = parseManagementBody(templateBodySchema, fields);
   return [{ type: 'TemplateCreated', data: { templateId, name, content_html, css, createdAt } }];
 }
 
-export function updateTemplate(command: UpdateTemplate, state: TemplateState): TemplateEvent[] {
+function updateTemplate(command: UpdateTemplate, state: TemplateState): TemplateEvent[] {
   const template = requireActive(state);
   const { templateId, fields, updatedAt } = command.data;
   const { name, content_html, css } = parseManagementBody(templateBodySchema, fields);
@@ -44,14 +44,14 @@ export function updateTemplate(command: UpdateTemplate, state: TemplateState): T
 }
 
 /** A template still used by an agency would leave its reports without a layout: unassign it first. */
-export function deleteTemplate(command: DeleteTemplate, state: TemplateState): TemplateEvent[] {
+function deleteTemplate(command: DeleteTemplate, state: TemplateState): TemplateEvent[] {
   requireActive(state);
   const { templateId, isAssignedToAgence, deletedAt } = command.data;
   if (isAssignedToAgence) throw new IllegalStateError(M.templateInUse);
   return [{ type: 'TemplateDeleted', data: { templateId, deletedAt } }];
 }
 
-export function decideTemplate(command: TemplateCommand, state: TemplateState): TemplateEvent[] {
+function decideTemplate(command: TemplateCommand, state: TemplateState): TemplateEvent[] {
   switch (command.type) {
     case 'CreateTemplate':
       return createTemplate(command, state);

@@ -1,7 +1,7 @@
 import type { TemplateEvent } from '@fsm/contracts';
 
 /** The document template aggregate (`template-<id>`). A deleted one keeps its facts so its id cannot be reused. */
-export interface TemplateFacts {
+interface TemplateFacts {
   templateId: string;
   name: string;
   content_html: string;

@@ -236,7 +236,7 @@ function visitReport(input: TicketVisitInput, ticket: ExistingTicketState & { te
 // One function per command
 // ---------------------------------------------------------------------------
 
-export function openTicket(command: OpenTicket, state: TicketState): TicketEvent[] {
+function openTicket(command: OpenTicket, state: TicketState): TicketEvent[] {
   if (state.status !== 'nonexistent') throw new IllegalStateError(M.ticketAlreadyExists);
   const { inCharge, now, ...data } = command.data;
   const requester = {
@@ -275,7 +275,7 @@ export function openTicket(command: OpenTicket, state: TicketState): TicketEvent
   return [opened, takenInCharge];
 }
 
-export function takeTicketInCharge(command: TakeTicketInCharge, state: TicketState): TicketEvent[] {
+function takeTicketInCharge(command: TakeTicketInCharge, state: TicketState): TicketEvent[] {
   const ticket = requireTicket(state);
   if (ticket.status === 'en_cours' || ticket.status === 'intervention') throw new IllegalStateError(M.alreadyTakenInCharge);
   if (ticket.status === 'clos') throw new IllegalStateError(M.ticketClosed);
@@ -286,7 +286,7 @@ export function takeTicketInCharge(command: TakeTicketInCharge, state: TicketSta
   return [event];
 }
 
-export function closeTicket(command: CloseTicket, state: TicketState): TicketEvent[] {
+function closeTicket(command: CloseTicket, state: TicketState): TicketEvent[] {
   const ticket = requireInProgress(requireTicket(state));
   const event: TicketClosed = { type: 'TicketClosed', data: visitReport(command.data, ticket) };
   return [event];
@@ -296,7 +296,7 @@ export function closeTicket(command: CloseTicket, state: TicketState): TicketEve
  * A re-intervention records a visit that did not settle the ticket: the
  * ticket goes (or stays) in status `intervention` until a closure.
  */
-export function recordReintervention(command: RecordReintervention, state: TicketState): TicketEvent[] {
+function recordReintervention(command: RecordReintervention, state: TicketState): TicketEvent[] {
   const ticket = requireInProgress(requireTicket(state));
   const { interventionId, ...visit } = command.data;
   if (isBlank(interventionId)) throw new ValidationError(M.invalidId);
@@ -315,7 +315,7 @@ export function recordReintervention(command: RecordReintervention, state: Ticke
  * ticket; a re-intervention's report needs that intervention. Saving the same
  * name again (a retried request) changes nothing and records nothing.
  */
-export function attachReport(command: AttachReport, state: TicketState): TicketEvent[] {
+function attachReport(command: AttachReport, state: TicketState): TicketEvent[] {
   const ticket = requireTicket(state);
   const { interventionId } = command.data;
   let current: string | null;
@@ -353,7 +353,7 @@ function quoteRegistrationDate(given: string, openedAt: string, validatedAt: str
 }
 
 /** Allowed in any status, closed included, once a visit asked for a quote and until it is validated. */
-export function validateQuote(command: ValidateQuote, state: TicketState): TicketEvent[] {
+function validateQuote(command: ValidateQuote, state: TicketState): TicketEvent[] {
   const ticket = requireTicket(state);
   if (ticket.quote.status === 'none') throw new IllegalStateError(M.noQuotePending);
   if (ticket.quote.status === 'validated') throw new IllegalStateError(M.quoteAlreadyValidated);

@@ -7,13 +7,13 @@ import { visitOpensQuote, type TicketEvent, type TicketPerson, type TicketVisitR
  * where someone has taken the ticket in charge.
  */
 
-export type TicketQuote =
+type TicketQuote =
   | { status: 'none' }
   /** A visit asked for a quote; the 5-day window runs from `requestedAt`. */
   | { status: 'pending'; requestedAt: string }
   | { status: 'validated'; requestedAt: string; numeroDevis: string; dateEnregistrementDevis: string; validatedAt: string };
 
-export interface TicketIntervention {
+interface TicketIntervention {
   id: string;
   nomRapport: string | null;
 }

@@ -32,23 +32,23 @@ import { evolveUser, isTelesurvAccount, userInitialState, type UserState } from 
 // ---------------------------------------------------------------------------
 
 export type CreateUser = { type: 'CreateUser'; data: { userId: string; fields: UserFieldsInput; emailTaken: boolean; createdAt: string } };
-export type UpdateUser = { type: 'UpdateUser'; data: { userId: string; fields: UserFieldsInput; emailTaken: boolean; updatedAt: string } };
+type UpdateUser = { type: 'UpdateUser'; data: { userId: string; fields: UserFieldsInput; emailTaken: boolean; updatedAt: string } };
 /** `deletedBy` is the caller: nobody deletes their own account. */
-export type DeleteUser = { type: 'DeleteUser'; data: { userId: string; deletedBy: string; deletedAt: string } };
+type DeleteUser = { type: 'DeleteUser'; data: { userId: string; deletedBy: string; deletedAt: string } };
 /** `permissions` as PUT /api/utilisateurs/{id}/permissions sends it. */
-export type SetUserPermissions = { type: 'SetUserPermissions'; data: { userId: string; permissions: unknown; updatedAt: string } };
+type SetUserPermissions = { type: 'SetUserPermissions'; data: { userId: string; permissions: unknown; updatedAt: string } };
 
 export type CreateTelesurvAccount = {
   type: 'CreateTelesurvAccount';
   data: { userId: string; fields: TelesurvAccountFieldsInput; emailTaken: boolean; createdAt: string };
 };
-export type UpdateTelesurvAccount = {
+type UpdateTelesurvAccount = {
   type: 'UpdateTelesurvAccount';
   data: { userId: string; fields: TelesurvAccountUpdateFieldsInput; emailTaken: boolean; updatedAt: string };
 };
-export type DeleteTelesurvAccount = { type: 'DeleteTelesurvAccount'; data: { userId: string; deletedAt: string } };
+type DeleteTelesurvAccount = { type: 'DeleteTelesurvAccount'; data: { userId: string; deletedAt: string } };
 /** `agences` as PUT /api/telesurv/{id}/agences sends it: the whole set. */
-export type SetTelesurvAgences = { type: 'SetTelesurvAgences'; data: { userId: string; agences: unknown; updatedAt: string } };
+type SetTelesurvAgences = { type: 'SetTelesurvAgences'; data: { userId: string; agences: unknown; updatedAt: string } };
 
 export type UserCommand =
   | CreateUser
@@ -88,7 +88,7 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
 // ---------------------------------------------------------------------------
 
 /** A new user starts with its role's default permissions, recorded as a fact of that day. */
-export function createUser(command: CreateUser, state: UserState): UserEvent[] {
+function createUser(command: CreateUser, state: UserState): UserEvent[] {
   if (state.status !== 'nonexistent') throw new IllegalStateError(M.userExists);
   const { userId, fields, emailTaken, createdAt } = command.data;
   const { role, nom, prenom, email, telephone, agence_id } = parseManagementBody(userFieldsSchema, fields);
@@ -100,7 +100,7 @@ export function createUser(command: CreateUser, state: UserState): UserEvent[] {
 }
 
 /** A new role brings that role's default permissions: a promotion should not keep a technician's set. */
-export function updateUser(command: UpdateUser, state: UserState): UserEvent[] {
+function updateUser(command: UpdateUser, state: UserState): UserEvent[] {
   const user = requireStaff(state);
   const { userId, fields, emailTaken, updatedAt } = command.data;
   const { role, nom, prenom, email, telephone, agence_id } = parseManagementBody(userFieldsSchema, fields);
@@ -113,14 +113,14 @@ export function updateUser(command: UpdateUser, state: UserState): UserEvent[] {
   return [updated, { type: 'UserPermissionsSet', data: { userId, permissions: defaultPermissionsForRole(role), updatedAt } }];
 }
 
-export function deleteUser(command: DeleteUser, state: UserState): UserEvent[] {
+function deleteUser(command: DeleteUser, state: UserState): UserEvent[] {
   requireStaff(state);
   const { userId, deletedBy, deletedAt } = command.data;
   if (deletedBy === userId) throw new IllegalStateError(M.userCannotDeleteSelf);
   return [{ type: 'UserDeleted', data: { userId, deletedAt } }];
 }
 
-export function setUserPermissions(command: SetUserPermissions, state: UserState): UserEvent[] {
+function setUserPermissions(command: SetUserPermissions, state: UserState): UserEvent[] {
   if (state.status === 'active' && isTelesurvAccount(state)) throw new IllegalStateError(M.telesurvHasNoPermissions);
   const user = requireStaff(state);
   const { userId, permissions, updatedAt } = command.data;
@@ -133,7 +133,7 @@ export function setUserPermissions(command: SetUserPermissions, state: UserState
 // Remote-surveillance accounts
 // ---------------------------------------------------------------------------
 
-export function createTelesurvAccount(command: CreateTelesurvAccount, state: UserState): UserEvent[] {
+function createTelesurvAccount(command: CreateTelesurvAccount, state: UserState): UserEvent[] {
   if (state.status !== 'nonexistent') throw new IllegalStateError(M.userExists);
   const { userId, fields, emailTaken, createdAt } = command.data;
   const { nom, email, telephone } = parseManagementBody(telesurvAccountFieldsSchema, fields);
@@ -142,7 +142,7 @@ export function createTelesurvAccount(command: CreateTelesurvAccount, state: Use
   return [{ type: 'UserCreated', data: { userId, role: 'telesurveillance', nom, prenom: '', email, telephone, agenceId: null, createdAt } }];
 }
 
-export function updateTelesurvAccount(command: UpdateTelesurvAccount, state: UserState): UserEvent[] {
+function updateTelesurvAccount(command: UpdateTelesurvAccount, state: UserState): UserEvent[] {
   const account = requireTelesurv(state);
   const { userId, fields, emailTaken, updatedAt } = command.data;
   const { nom, email, telephone } = parseManagementBody(telesurvAccountUpdateFieldsSchema, fields);
@@ -151,14 +151,14 @@ export function updateTelesurvAccount(command: UpdateTelesurvAccount, state: Use
   return [{ type: 'UserUpdated', data: { userId, role: 'telesurveillance', nom, prenom: account.prenom, email, telephone, agenceId: null, updatedAt } }];
 }
 
-export function deleteTelesurvAccount(command: DeleteTelesurvAccount, state: UserState): UserEvent[] {
+function deleteTelesurvAccount(command: DeleteTelesurvAccount, state: UserState): UserEvent[] {
   requireTelesurv(state);
   const { userId, deletedAt } = command.data;
   return [{ type: 'UserDeleted', data: { userId, deletedAt } }];
 }
 
 /** The whole set replaces the previous one (§4); the same set in another order is no change. */
-export function setTelesurvAgences(command: SetTelesurvAgences, state: UserState): UserEvent[] {
+function setTelesurvAgences(command: SetTelesurvAgences, state: UserState): UserEvent[] {
   const account = requireTelesurv(state);
   const { userId, agences, updatedAt } = command.data;
   const agenceIds = parseManagementBody(telesurvAgencesBodySchema, { agences }).agences;
@@ -168,7 +168,7 @@ export function setTelesurvAgences(command: SetTelesurvAgences, state: UserState
 
 // ---------------------------------------------------------------------------
 
-export function decideUser(command: UserCommand, state: UserState): UserEvent[] {
+function decideUser(command: UserCommand, state: UserState): UserEvent[] {
   switch (command.type) {
     case 'CreateUser':
       return createUser(command, state);

@@ -26,7 +26,7 @@ const LoginResponse = z.object({ token: z.string(), user: sessionUserSchema });
 /** `token` replaces the caller's: the change revoked every token issued before it. */
 const SuccessResponse = z.object({ success: z.literal(true), message: z.string(), token: z.string() });
 
-export function tooManyAttempts(ms: number): TooManyRequestsError {
+function tooManyAttempts(ms: number): TooManyRequestsError {
   const minutes = Math.max(1, Math.ceil(ms / 60_000));
   return new TooManyRequestsError(`Trop de tentatives de connexion. Réessayez dans ${minutes} minute${minutes > 1 ? 's' : ''}.`);
 }

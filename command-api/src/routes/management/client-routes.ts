@@ -41,13 +41,13 @@ const pageNumber = (message: string, max?: number) =>
  * it, one page `{ items, total, page, pageSize }` for the clients screen (10 a
  * page by default, §9).
  */
-export const clientListQuerySchema = z.object({
+const clientListQuerySchema = z.object({
   search: z.string({ error: M.textExpected }).max(100, M.tooLong(100)).optional(),
   page: pageNumber('La page doit être un nombre entier supérieur ou égal à 1.'),
   pageSize: pageNumber(`La taille de page doit être un nombre entier entre 1 et ${PAGE_SIZE_MAX}.`, PAGE_SIZE_MAX),
 });
 
-export const clientPageSchema = z.object({ items: clientsResponseSchema, total: z.int().min(0), page: z.int().min(1), pageSize: z.int().min(1) });
+const clientPageSchema = z.object({ items: clientsResponseSchema, total: z.int().min(0), page: z.int().min(1), pageSize: z.int().min(1) });
 
 /** Non admin_plus users may leave out the agency: theirs is used (§5). */
 const clientWriteBodySchema = clientBodySchema.partial({ agence_id: true });

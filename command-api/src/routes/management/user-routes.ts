@@ -35,9 +35,9 @@ import { handleCreateStaffUser, handleDeleteStaffUser, handleSetUserPermissions,
 import { actorOf } from '../actor.js';
 import { editVersionOf, sendVersion } from '../edit-version.js';
 
-export const ROLE_FORBIDDEN = 'Vous ne pouvez pas attribuer ce rôle.';
-export const TARGET_ROLE_FORBIDDEN = 'Vous ne pouvez pas gérer un utilisateur de ce rôle.';
-export const permissionsForbidden = (slugs: readonly string[]) => `Vous ne pouvez pas attribuer ou retirer ces permissions : ${slugs.join(', ')}.`;
+const ROLE_FORBIDDEN = 'Vous ne pouvez pas attribuer ce rôle.';
+const TARGET_ROLE_FORBIDDEN = 'Vous ne pouvez pas gérer un utilisateur de ce rôle.';
+const permissionsForbidden = (slugs: readonly string[]) => `Vous ne pouvez pas attribuer ou retirer ces permissions : ${slugs.join(', ')}.`;
 const AGENCE_INVALID = 'Agence invalide.';
 
 /*

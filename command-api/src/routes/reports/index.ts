@@ -42,7 +42,7 @@ import { ticketInScope } from '../tickets/ticket-route-support.js';
  */
 
 /** How long POST /api/reports/{ticketId}.pdf waits for the workers. */
-export const REPORT_WAIT_MS = 30_000;
+const REPORT_WAIT_MS = 30_000;
 const POLL_MS = 100;
 
 async function waitForReport(deps: AppDeps, reportId: string, timeoutMs: number): Promise<ReportRow | null> {

@@ -22,7 +22,7 @@ import { CaptchaChallengeAnswerSchema } from './ticket-route-schemas.js';
 /** Per IP and minute. The captcha is fetched on each form load, so it gets more room than the submission. */
 export const PUBLIC_RATE_LIMIT = { createPerMinute: 10, captchaPerMinute: 30 } as const;
 
-export function tooManyPublicRequests(ttlMs: number): TooManyRequestsError {
+function tooManyPublicRequests(ttlMs: number): TooManyRequestsError {
   const seconds = Math.max(1, Math.ceil(ttlMs / 1000));
   return new TooManyRequestsError(`Trop de demandes depuis votre connexion. Merci de réessayer dans ${seconds} seconde${seconds > 1 ? 's' : ''}.`);
 }

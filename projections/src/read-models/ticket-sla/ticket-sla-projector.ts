@@ -9,7 +9,7 @@ import { evaluateTicketSla, sameFigures, type TicketSlaFigures } from './ticket-
 import { DayCounts, UNSETTLED, type DayFacts } from './ticket-sla-days.js';
 
 /** HO_stats of a ticket whose trade is unknown or absent: a new trade's default (metierBodySchema). */
-export const DEFAULT_HO_STATS = 0;
+const DEFAULT_HO_STATS = 0;
 
 /** Tickets re-evaluated per round trip when a trade or an agency changes. */
 const REEVALUATION_CHUNK = 500;

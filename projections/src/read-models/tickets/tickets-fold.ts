@@ -6,7 +6,7 @@ import { foldStreams, writeRows, type FoldedTable } from '../folded-rows.js';
 import { ticketIdOf } from './ticket-stream.js';
 
 /** A row of rm.tickets as the fold sees it (instants as ISO-8601 text). */
-export interface TicketRow {
+interface TicketRow {
   [column: string]: string | number | boolean | null;
   id: string;
   num_chrono: string;
@@ -64,7 +64,7 @@ export interface TicketRow {
   last_revision: number;
 }
 
-export const ticketsTable: FoldedTable<TicketRow> = {
+const ticketsTable: FoldedTable<TicketRow> = {
   table: 'rm.tickets',
   key: 'id',
   revision: 'last_revision',
@@ -148,7 +148,7 @@ export function quoteAfterVisit<Row extends { devis: number; date_devis: string 
  * applied moves `last_revision`, so it always equals the revision of the
  * ticket stream the row reflects.
  */
-export function evolveTicketRow(row: TicketRow | null, { ticketId, revision, event }: TicketFact): TicketRow | null {
+function evolveTicketRow(row: TicketRow | null, { ticketId, revision, event }: TicketFact): TicketRow | null {
   if (event.type === 'TicketOpened') {
     if (row !== null) return row;
     const d = event.data;

@@ -27,7 +27,7 @@ export interface AutocompleteProps {
 }
 
 /** Case-insensitive substring match on the label (spec §2). */
-export function matchesQuery(label: string, query: string): boolean {
+function matchesQuery(label: string, query: string): boolean {
   return label.toLocaleLowerCase('fr-FR').includes(query.trim().toLocaleLowerCase('fr-FR'));
 }
 

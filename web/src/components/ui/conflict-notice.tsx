@@ -7,7 +7,7 @@ import { Banner } from './banner';
  * meanwhile: the message, a reminder that nothing typed was lost, and the way
  * to see the fiche's current values (which replace the typed ones).
  */
-export function ConflictNotice({ message, onReload, reloading = false }: { message: string; onReload: () => void; reloading?: boolean }) {
+function ConflictNotice({ message, onReload, reloading = false }: { message: string; onReload: () => void; reloading?: boolean }) {
   return (
     <Banner tone="error">
       <p>{message}</p>

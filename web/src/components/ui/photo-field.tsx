@@ -20,7 +20,7 @@ export function isImageFile(file: File): boolean {
 }
 
 /** Object URL of a file for a preview, revoked when the file changes. */
-export function useObjectUrl(file: File | null): string | null {
+function useObjectUrl(file: File | null): string | null {
   const [url, setUrl] = useState<string | null>(null);
   useEffect(() => {
     if (!file || typeof URL.createObjectURL !== 'function') {

@@ -1,7 +1,3 @@
-/** Grey placeholders in place of content while a list loads. Hidden from screen readers. */
-export function Skeleton({ width, height }: { width?: string; height?: string }) {
-  return <span className="skeleton" aria-hidden="true" style={{ width, height }} />;
-}
 
 export function SkeletonCards({ count = 3, label = 'Chargement…' }: { count?: number; label?: string }) {
   return (

@@ -22,7 +22,7 @@ export const PERMISSIONS = {
 export type PermissionSlug = (typeof PERMISSIONS)[keyof typeof PERMISSIONS];
 
 export const TELESURV_HOME = '/telesurv/ticket';
-export const STAFF_HOME = '/dashboard';
+const STAFF_HOME = '/dashboard';
 
 export function isTelesurveillance(user: SessionUser): boolean {
   return user.role === 'telesurveillance';
@@ -32,7 +32,7 @@ export function hasPermission(user: SessionUser, slug: PermissionSlug): boolean 
   return user.permissions.includes(slug);
 }
 
-export function hasAnyPermission(user: SessionUser, ...slugs: PermissionSlug[]): boolean {
+function hasAnyPermission(user: SessionUser, ...slugs: PermissionSlug[]): boolean {
   return slugs.some((slug) => user.permissions.includes(slug));
 }
 

@@ -3,7 +3,7 @@
  * same policy; these only give the user an answer before the round trip.
  */
 
-export const PASSWORD_MIN_LENGTH = 8;
+const PASSWORD_MIN_LENGTH = 8;
 
 /** Delay before the dialog closes after a success (spec §4). */
 export const PASSWORD_DIALOG_CLOSE_DELAY_MS = 1500;

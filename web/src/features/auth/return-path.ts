@@ -6,7 +6,7 @@
  * must not turn the login screen into an open redirect.
  */
 
-export const RETURN_PARAM = 'retour';
+const RETURN_PARAM = 'retour';
 
 /** Longer than any route of the app with its filters; a longer value is not one of ours. */
 const MAX_RETURN_PATH_LENGTH = 2048;

@@ -22,7 +22,7 @@ async function loadCompressor(): Promise<Compress> {
 }
 
 /** Absolute: the worker runs from a blob: URL, against which a path would not resolve. */
-export function compressionLibUrl(): string {
+function compressionLibUrl(): string {
   return new URL(compressionLibPath, document.baseURI).href;
 }
 

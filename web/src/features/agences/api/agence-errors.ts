@@ -1,7 +1,7 @@
 import { ApiError, errorMessage } from '../../../lib/api-client';
 
 /** management §8, verbatim: what an agency save refused with 403 shows. */
-export const AGENCE_FORBIDDEN_MESSAGE = "Accès refusé: vous n'avez pas la permission de créer/modifier/supprimer une agence.";
+const AGENCE_FORBIDDEN_MESSAGE = "Accès refusé: vous n'avez pas la permission de créer/modifier/supprimer une agence.";
 
 export const AGENCE_MESSAGES = {
   loadError: 'Erreur lors du chargement des agences.',

@@ -4,7 +4,7 @@ import { apiClient } from '../../../lib/api-client';
 import { agenceKeys } from './agence-keys';
 
 /** POST /api/agences → the agency, open Monday to Friday with the default hours. A 403 keeps the session (§6). */
-export async function createAgence(body: AgenceBodyInput): Promise<Agence> {
+async function createAgence(body: AgenceBodyInput): Promise<Agence> {
   return agenceSchema.parse(await apiClient.post<unknown>('/api/agences', body, { forbiddenIsError: true }));
 }
 

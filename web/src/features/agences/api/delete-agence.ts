@@ -3,7 +3,7 @@ import { apiClient } from '../../../lib/api-client';
 import { agenceKeys } from './agence-keys';
 
 /** DELETE /api/agences/{id}; a 403 keeps the session (§6). */
-export async function deleteAgence(id: string): Promise<void> {
+async function deleteAgence(id: string): Promise<void> {
   await apiClient.delete(`/api/agences/${encodeURIComponent(id)}`, { forbiddenIsError: true });
 }
 

@@ -4,7 +4,7 @@ import { apiClient } from '../../../lib/api-client';
 import { agenceKeys } from './agence-keys';
 
 /** GET /api/agences/{id}/horaires: Monday to Friday, in order. */
-export async function getAgenceHoraires(agenceId: string, signal?: AbortSignal): Promise<AgenceHoraire[]> {
+async function getAgenceHoraires(agenceId: string, signal?: AbortSignal): Promise<AgenceHoraire[]> {
   const answer = await apiClient.get<unknown>(`/api/agences/${encodeURIComponent(agenceId)}/horaires`, { signal });
   return completeAgenceWeek(agenceHorairesResponseSchema.parse(answer));
 }

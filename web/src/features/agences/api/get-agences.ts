@@ -4,7 +4,7 @@ import { apiClient } from '../../../lib/api-client';
 import { agenceKeys } from './agence-keys';
 
 /** GET /api/agences: the agencies of one's scope, by name. */
-export async function getAgences(signal?: AbortSignal): Promise<Agence[]> {
+async function getAgences(signal?: AbortSignal): Promise<Agence[]> {
   const answer = await apiClient.get<unknown>('/api/agences', { signal });
   return agencesResponseSchema.parse(answer).sort((a, b) => a.nom.localeCompare(b.nom, 'fr'));
 }

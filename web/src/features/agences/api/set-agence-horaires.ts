@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { agenceKeys } from './agence-keys';
 
-export interface SetAgenceHorairesInput {
+interface SetAgenceHorairesInput {
   agenceId: string;
   horaires: AgenceHoraire[];
   /** The agency's version the week was edited on (sent as If-Match: the body is a list). */
@@ -11,7 +11,7 @@ export interface SetAgenceHorairesInput {
 }
 
 /** PUT /api/agences/{id}/horaires: the whole week, unticked half-days as null. A 403 keeps the session (§6). */
-export async function setAgenceHoraires({ agenceId, horaires, version }: SetAgenceHorairesInput): Promise<AgenceHoraire[]> {
+async function setAgenceHoraires({ agenceId, horaires, version }: SetAgenceHorairesInput): Promise<AgenceHoraire[]> {
   const answer = await apiClient.put<unknown>(`/api/agences/${encodeURIComponent(agenceId)}/horaires`, horaires, { forbiddenIsError: true, ifMatch: version });
   return agenceHorairesResponseSchema.parse(answer);
 }

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { agenceKeys } from './agence-keys';
 
-export interface UpdateAgenceInput {
+interface UpdateAgenceInput {
   id: string;
   /** With the `version` it was loaded at: a stale one is refused with 409. */
   body: AgenceBodyInput & EditVersion;
@@ -14,7 +14,7 @@ export interface UpdateAgenceInput {
  * `id_template` (a template id or null); the agencies form leaves it out,
  * which keeps the current one. A 403 keeps the session (§6).
  */
-export async function updateAgence({ id, body }: UpdateAgenceInput): Promise<Agence> {
+async function updateAgence({ id, body }: UpdateAgenceInput): Promise<Agence> {
   return agenceSchema.parse(await apiClient.put<unknown>(`/api/agences/${encodeURIComponent(id)}`, body, { forbiddenIsError: true }));
 }
 

@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { ApiError, apiClient } from '../../../lib/api-client';
 import { getSession, saveSession } from '../../../lib/session';
 
-export interface ChangePasswordInput {
+interface ChangePasswordInput {
   oldPassword: string;
   newPassword: string;
 }
@@ -11,7 +11,7 @@ export interface ChangePasswordInput {
  * POST /api/utilisateurs/change-password. The answer is read as
  * `{ success, error }`: a 2xx carrying `success: false` is a failure too.
  */
-export async function changePassword(input: ChangePasswordInput): Promise<void> {
+async function changePassword(input: ChangePasswordInput): Promise<void> {
   const body = await apiClient.post<unknown>('/api/utilisateurs/change-password', input);
   if (typeof body === 'object' && body !== null && (body as { success?: unknown }).success === false) {
     const error = (body as { error?: unknown }).error;

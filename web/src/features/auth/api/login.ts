@@ -2,13 +2,13 @@ import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 import { parseSessionUser, type Session } from '../../../lib/session';
 
-export interface LoginInput {
+interface LoginInput {
   email: string;
   motdepasse: string;
 }
 
 /** The server answered 2xx but not with `{ token, user }`. */
-export class InvalidLoginResponseError extends Error {
+class InvalidLoginResponseError extends Error {
   constructor() {
     super('Réponse invalide du serveur');
     this.name = 'InvalidLoginResponseError';
@@ -16,7 +16,7 @@ export class InvalidLoginResponseError extends Error {
 }
 
 /** POST /api/login → the session to store. Anonymous: no token is sent. */
-export async function login(input: LoginInput): Promise<Session> {
+async function login(input: LoginInput): Promise<Session> {
   const body = await apiRequest<unknown>('/api/login', { method: 'POST', json: input, auth: false });
   if (typeof body !== 'object' || body === null) throw new InvalidLoginResponseError();
   const { token, user } = body as { token?: unknown; user?: unknown };

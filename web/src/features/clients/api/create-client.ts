@@ -13,7 +13,7 @@ export interface ClientBodyOut {
 }
 
 /** POST /api/clients → the client as the list shows it. */
-export async function createClient(body: ClientBodyOut): Promise<Client> {
+async function createClient(body: ClientBodyOut): Promise<Client> {
   return clientSchema.parse(await apiClient.post<unknown>('/api/clients', body));
 }
 

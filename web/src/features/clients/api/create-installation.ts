@@ -4,7 +4,7 @@ import { apiClient } from '../../../lib/api-client';
 import { clientKeys } from './client-keys';
 
 /** POST /api/installations `{ nom, id_metier, description, delai, astreinte, site_id }`. */
-export async function createInstallation(body: InstallationBody): Promise<Installation> {
+async function createInstallation(body: InstallationBody): Promise<Installation> {
   return installationSchema.parse(await apiClient.post<unknown>('/api/installations', body));
 }
 

@@ -4,7 +4,7 @@ import { apiClient } from '../../../lib/api-client';
 import { clientKeys } from './client-keys';
 
 /** POST /api/interlocuteurs with its affect_sites and affect_installations (the whole set). */
-export async function createInterlocuteur(body: InterlocuteurBody): Promise<Interlocuteur> {
+async function createInterlocuteur(body: InterlocuteurBody): Promise<Interlocuteur> {
   return interlocuteurSchema.parse(await apiClient.post<unknown>('/api/interlocuteurs', body));
 }
 

@@ -4,7 +4,7 @@ import { apiClient } from '../../../lib/api-client';
 import { clientKeys } from './client-keys';
 
 /** POST /api/sites `{ nom, adresse, ville, code_postal, client_id }`. */
-export async function createSite(body: SiteBody): Promise<Site> {
+async function createSite(body: SiteBody): Promise<Site> {
   return siteSchema.parse(await apiClient.post<unknown>('/api/sites', body));
 }
 

@@ -3,7 +3,7 @@ import { apiClient } from '../../../lib/api-client';
 import { clientKeys } from './client-keys';
 
 /** DELETE /api/clients/{id}; its sites, installations and contacts go with it. */
-export async function deleteClient(id: string): Promise<void> {
+async function deleteClient(id: string): Promise<void> {
   await apiClient.delete(`/api/clients/${encodeURIComponent(id)}`);
 }
 

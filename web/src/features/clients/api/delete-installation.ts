@@ -3,7 +3,7 @@ import { apiClient } from '../../../lib/api-client';
 import { clientKeys } from './client-keys';
 
 /** DELETE /api/installations/{id}. */
-export async function deleteInstallation(id: string): Promise<void> {
+async function deleteInstallation(id: string): Promise<void> {
   await apiClient.delete(`/api/installations/${encodeURIComponent(id)}`);
 }
 

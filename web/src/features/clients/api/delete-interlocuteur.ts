@@ -2,13 +2,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { clientKeys } from './client-keys';
 
-export interface DeleteInterlocuteurInput {
+interface DeleteInterlocuteurInput {
   id: string;
   clientId: string;
 }
 
 /** DELETE /api/interlocuteurs/{id}. */
-export async function deleteInterlocuteur({ id }: DeleteInterlocuteurInput): Promise<void> {
+async function deleteInterlocuteur({ id }: DeleteInterlocuteurInput): Promise<void> {
   await apiClient.delete(`/api/interlocuteurs/${encodeURIComponent(id)}`);
 }
 

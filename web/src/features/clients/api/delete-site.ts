@@ -2,13 +2,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { clientKeys } from './client-keys';
 
-export interface DeleteSiteInput {
+interface DeleteSiteInput {
   id: string;
   clientId: string;
 }
 
 /** DELETE /api/sites/{id}; its installations go with it. */
-export async function deleteSite({ id }: DeleteSiteInput): Promise<void> {
+async function deleteSite({ id }: DeleteSiteInput): Promise<void> {
   await apiClient.delete(`/api/sites/${encodeURIComponent(id)}`);
 }
 

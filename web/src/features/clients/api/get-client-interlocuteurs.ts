@@ -4,7 +4,7 @@ import { apiClient } from '../../../lib/api-client';
 import { clientKeys } from './client-keys';
 
 /** GET /api/interlocuteurs/client/{id}: the client's contacts with their affectations, by name. */
-export async function getClientInterlocuteurs(clientId: string, signal?: AbortSignal): Promise<Interlocuteur[]> {
+async function getClientInterlocuteurs(clientId: string, signal?: AbortSignal): Promise<Interlocuteur[]> {
   const answer = await apiClient.get<unknown>(`/api/interlocuteurs/client/${encodeURIComponent(clientId)}`, { signal });
   return interlocuteursResponseSchema
     .parse(answer)

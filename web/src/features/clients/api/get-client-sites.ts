@@ -4,7 +4,7 @@ import { apiClient } from '../../../lib/api-client';
 import { clientKeys } from './client-keys';
 
 /** GET /api/clients/{id}/sites: the client's sites by name, each with its installations by name (the ticket pickers read it too). */
-export async function getClientSites(clientId: string, signal?: AbortSignal): Promise<SiteWithInstallations[]> {
+async function getClientSites(clientId: string, signal?: AbortSignal): Promise<SiteWithInstallations[]> {
   const answer = await apiClient.get<unknown>(`/api/clients/${encodeURIComponent(clientId)}/sites`, { signal });
   return sitesWithInstallationsResponseSchema.parse(answer);
 }

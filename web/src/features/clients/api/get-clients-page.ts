@@ -22,12 +22,12 @@ function readPage(answer: unknown): ClientPage {
 }
 
 /** GET /api/clients?page=&pageSize=10&search= → `{ items, total, page, pageSize }` (docs/api-additions.md). */
-export async function getClientsPage({ page, search }: ClientPageParams, signal?: AbortSignal): Promise<ClientPage> {
+async function getClientsPage({ page, search }: ClientPageParams, signal?: AbortSignal): Promise<ClientPage> {
   const answer = await apiClient.get<unknown>('/api/clients', { signal, query: { page, pageSize: CLIENTS_PAGE_SIZE, search: search.trim() } });
   return readPage(answer);
 }
 
-export const clientsPageQuery = (params: ClientPageParams) =>
+const clientsPageQuery = (params: ClientPageParams) =>
   queryOptions({ queryKey: clientKeys.list(params), queryFn: ({ signal }) => getClientsPage(params, signal), placeholderData: keepPreviousData });
 
 export function useClientsPage(params: ClientPageParams) {

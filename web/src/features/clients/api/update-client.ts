@@ -4,14 +4,14 @@ import { apiClient } from '../../../lib/api-client';
 import { clientKeys } from './client-keys';
 import type { ClientBodyOut } from './create-client';
 
-export interface UpdateClientInput {
+interface UpdateClientInput {
   id: string;
   /** With the `version` the form was loaded at: a stale one is refused with 409. */
   body: ClientBodyOut & EditVersion;
 }
 
 /** PUT /api/clients/{id} → the client after the change. */
-export async function updateClient({ id, body }: UpdateClientInput): Promise<Client> {
+async function updateClient({ id, body }: UpdateClientInput): Promise<Client> {
   return clientSchema.parse(await apiClient.put<unknown>(`/api/clients/${encodeURIComponent(id)}`, body));
 }
 

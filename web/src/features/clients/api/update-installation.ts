@@ -3,14 +3,14 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { clientKeys } from './client-keys';
 
-export interface UpdateInstallationInput {
+interface UpdateInstallationInput {
   id: string;
   /** With the `version` the form was loaded at: a stale one is refused with 409. */
   body: InstallationBody & EditVersion;
 }
 
 /** PUT /api/installations/{id}. */
-export async function updateInstallation({ id, body }: UpdateInstallationInput): Promise<Installation> {
+async function updateInstallation({ id, body }: UpdateInstallationInput): Promise<Installation> {
   return installationSchema.parse(await apiClient.put<unknown>(`/api/installations/${encodeURIComponent(id)}`, body));
 }
 

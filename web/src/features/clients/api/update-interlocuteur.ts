@@ -3,14 +3,14 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { clientKeys } from './client-keys';
 
-export interface UpdateInterlocuteurInput {
+interface UpdateInterlocuteurInput {
   id: string;
   /** With the `version` the form was loaded at: a stale one is refused with 409. */
   body: InterlocuteurBody & EditVersion;
 }
 
 /** PUT /api/interlocuteurs/{id}; the affectations sent replace the previous ones. */
-export async function updateInterlocuteur({ id, body }: UpdateInterlocuteurInput): Promise<Interlocuteur> {
+async function updateInterlocuteur({ id, body }: UpdateInterlocuteurInput): Promise<Interlocuteur> {
   return interlocuteurSchema.parse(await apiClient.put<unknown>(`/api/interlocuteurs/${encodeURIComponent(id)}`, body));
 }
 

@@ -3,14 +3,14 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { clientKeys } from './client-keys';
 
-export interface UpdateSiteInput {
+interface UpdateSiteInput {
   id: string;
   /** With the `version` the form was loaded at: a stale one is refused with 409. */
   body: SiteBody & EditVersion;
 }
 
 /** PUT /api/sites/{id}. */
-export async function updateSite({ id, body }: UpdateSiteInput): Promise<Site> {
+async function updateSite({ id, body }: UpdateSiteInput): Promise<Site> {
   return siteSchema.parse(await apiClient.put<unknown>(`/api/sites/${encodeURIComponent(id)}`, body));
 }
 

@@ -25,7 +25,7 @@ import { ticketKeys } from '../../tickets/api/ticket-keys';
  *   { counts: { clos, urgent, intervention, ouvert, en_cours, devis_attente, clos_devis_attente },
  *     stats: { created, closed, mean_closing_label, performance: { pct, count, total } } }
  */
-export interface TicketSummaryCounts {
+interface TicketSummaryCounts {
   clos: number;
   urgent: number;
   intervention: number;
@@ -62,7 +62,7 @@ function num(...values: unknown[]): number | null {
 }
 
 /** Reads the server's answer; null when it does not carry the tile counts. */
-export function readSummaryAnswer(answer: unknown): TicketSummary | null {
+function readSummaryAnswer(answer: unknown): TicketSummary | null {
   const root = obj(answer);
   if (!root) return null;
   const c = obj(root.counts) ?? root;
@@ -96,7 +96,7 @@ export function readSummaryAnswer(answer: unknown): TicketSummary | null {
 }
 
 /** The same figures from the two ticket lists, when the server has no summary route. */
-export function deriveSummary(open: readonly Ticket[], closed: readonly Ticket[], now: Date): TicketSummary {
+function deriveSummary(open: readonly Ticket[], closed: readonly Ticket[], now: Date): TicketSummary {
   const window = defaultStatsWindow(now);
   const inWindow = (instant: string | null) => instant !== null && isWithinStatsWindow(instant, window);
   const closedInWindow = closed.filter((t) => inWindow(t.clos_at));
@@ -133,7 +133,7 @@ async function deriveFromLists(signal?: AbortSignal): Promise<TicketSummary> {
   return deriveSummary(open, closed, now);
 }
 
-export async function getTicketSummary(signal?: AbortSignal): Promise<TicketSummary> {
+async function getTicketSummary(signal?: AbortSignal): Promise<TicketSummary> {
   try {
     const answer = await apiClient.get<unknown>('/api/tickets/summary', { signal });
     const summary = readSummaryAnswer(answer);
@@ -145,7 +145,7 @@ export async function getTicketSummary(signal?: AbortSignal): Promise<TicketSumm
   return deriveFromLists(signal);
 }
 
-export const ticketSummaryQuery = () =>
+const ticketSummaryQuery = () =>
   queryOptions({ queryKey: ticketKeys.summary(), queryFn: ({ signal }) => getTicketSummary(signal) });
 
 export function useTicketSummary() {

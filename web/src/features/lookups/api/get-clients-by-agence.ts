@@ -4,12 +4,12 @@ import { lookupKeys } from './lookup-keys';
 import { byName, readRows, toClient, type ClientOption } from './lookup-types';
 
 /** GET /api/clients/by-agence/{agenceId} (telesurveillance form). */
-export async function getClientsByAgence(agenceId: string, signal?: AbortSignal): Promise<ClientOption[]> {
+async function getClientsByAgence(agenceId: string, signal?: AbortSignal): Promise<ClientOption[]> {
   const answer = await apiClient.get<unknown>(`/api/clients/by-agence/${encodeURIComponent(agenceId)}`, { signal });
   return readRows(answer, toClient).sort(byName);
 }
 
-export const clientsByAgenceQuery = (agenceId: string) =>
+const clientsByAgenceQuery = (agenceId: string) =>
   queryOptions({
     queryKey: lookupKeys.clients.byAgence(agenceId),
     queryFn: ({ signal }) => getClientsByAgence(agenceId, signal),

@@ -8,16 +8,16 @@ import { byName, readRows, toInterlocuteur, type InterlocuteurOption } from './l
  * /api/interlocuteurs/installation/{id}, and the spec's shorthand "/site/{id},
  * /client/{id}" read as /api/interlocuteurs/site/{id} and /api/interlocuteurs/client/{id}.
  */
-export function interlocuteurPath(level: InterlocuteurLevel, id: string): string {
+function interlocuteurPath(level: InterlocuteurLevel, id: string): string {
   return `/api/interlocuteurs/${level}/${encodeURIComponent(id)}`;
 }
 
-export async function getInterlocuteurs(level: InterlocuteurLevel, id: string, signal?: AbortSignal): Promise<InterlocuteurOption[]> {
+async function getInterlocuteurs(level: InterlocuteurLevel, id: string, signal?: AbortSignal): Promise<InterlocuteurOption[]> {
   const answer = await apiClient.get<unknown>(interlocuteurPath(level, id), { signal });
   return readRows(answer, toInterlocuteur).sort(byName);
 }
 
-export const interlocuteursQuery = (level: InterlocuteurLevel, id: string) =>
+const interlocuteursQuery = (level: InterlocuteurLevel, id: string) =>
   queryOptions({
     queryKey: lookupKeys.interlocuteurs.at(level, id),
     queryFn: ({ signal }) => getInterlocuteurs(level, id, signal),
@@ -41,7 +41,7 @@ export function mergeInterlocuteurs(...lists: (readonly InterlocuteurOption[] | 
  * The most specific non-empty level (telesurveillance form, ticket detail):
  * the installation's contacts, else the site's, else the client's.
  */
-export async function getMostSpecificInterlocuteurs(
+async function getMostSpecificInterlocuteurs(
   levels: { installationId?: string | null; siteId?: string | null; clientId?: string | null },
   signal?: AbortSignal,
 ): Promise<InterlocuteurOption[]> {
@@ -58,7 +58,7 @@ export async function getMostSpecificInterlocuteurs(
   return [];
 }
 
-export const mostSpecificInterlocuteursQuery = (levels: {
+const mostSpecificInterlocuteursQuery = (levels: {
   installationId?: string | null;
   siteId?: string | null;
   clientId?: string | null;

@@ -4,12 +4,12 @@ import { lookupKeys } from './lookup-keys';
 import { byName, readRows, toInstallation, type InstallationOption } from './lookup-types';
 
 /** GET /api/sites/{id}/installations (telesurveillance form). */
-export async function getSiteInstallations(siteId: string, signal?: AbortSignal): Promise<InstallationOption[]> {
+async function getSiteInstallations(siteId: string, signal?: AbortSignal): Promise<InstallationOption[]> {
   const answer = await apiClient.get<unknown>(`/api/sites/${encodeURIComponent(siteId)}/installations`, { signal });
   return readRows(answer, toInstallation).sort(byName);
 }
 
-export const siteInstallationsQuery = (siteId: string) =>
+const siteInstallationsQuery = (siteId: string) =>
   queryOptions({
     queryKey: lookupKeys.sites.installations(siteId),
     queryFn: ({ signal }) => getSiteInstallations(siteId, signal),

@@ -4,12 +4,12 @@ import { lookupKeys } from './lookup-keys';
 import { byName, readRows, toSite, type SiteOption } from './lookup-types';
 
 /** GET /api/sites/client/{id}: the client's sites, without installations (telesurveillance form). */
-export async function getSitesByClient(clientId: string, signal?: AbortSignal): Promise<SiteOption[]> {
+async function getSitesByClient(clientId: string, signal?: AbortSignal): Promise<SiteOption[]> {
   const answer = await apiClient.get<unknown>(`/api/sites/client/${encodeURIComponent(clientId)}`, { signal });
   return readRows(answer, toSite).sort(byName);
 }
 
-export const sitesByClientQuery = (clientId: string) =>
+const sitesByClientQuery = (clientId: string) =>
   queryOptions({
     queryKey: lookupKeys.sites.byClient(clientId),
     queryFn: ({ signal }) => getSitesByClient(clientId, signal),

@@ -4,7 +4,7 @@ import { lookupKeys } from './lookup-keys';
 import { byName, readRows, toUtilisateur, type UtilisateurOption } from './lookup-types';
 
 /** GET /api/utilisateurs: technicians for the filters, the take-in-charge and the wizard. */
-export async function getUtilisateurs(signal?: AbortSignal): Promise<UtilisateurOption[]> {
+async function getUtilisateurs(signal?: AbortSignal): Promise<UtilisateurOption[]> {
   const answer = await apiClient.get<unknown>('/api/utilisateurs', { signal });
   // Remote-surveillance accounts never work on a ticket.
   return readRows(answer, toUtilisateur)
@@ -12,7 +12,7 @@ export async function getUtilisateurs(signal?: AbortSignal): Promise<Utilisateur
     .sort(byName);
 }
 
-export const utilisateursQuery = () =>
+const utilisateursQuery = () =>
   queryOptions({
     queryKey: lookupKeys.utilisateurs.list(),
     queryFn: ({ signal }) => getUtilisateurs(signal),

@@ -43,7 +43,7 @@ export interface AgenceOption {
 type Row = Record<string, unknown>;
 
 /** An array, or an object carrying one (`{ clients: [...] }`, `{ data: [...] }`). */
-export function readList(answer: unknown): Row[] {
+function readList(answer: unknown): Row[] {
   let list: unknown = answer;
   if (!Array.isArray(list) && typeof list === 'object' && list !== null) {
     list = Object.values(list).find(Array.isArray);

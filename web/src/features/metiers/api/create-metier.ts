@@ -4,7 +4,7 @@ import { apiClient } from '../../../lib/api-client';
 import { metierKeys } from './metier-keys';
 
 /** POST /api/metiers `{ nom, ordre, delai_inter, HO_stats }`. */
-export async function createMetier(body: MetierBody): Promise<Metier> {
+async function createMetier(body: MetierBody): Promise<Metier> {
   return metierSchema.parse(await apiClient.post<unknown>('/api/metiers', body));
 }
 

@@ -3,7 +3,7 @@ import { apiClient } from '../../../lib/api-client';
 import { metierKeys } from './metier-keys';
 
 /** DELETE /api/metiers/{id}. */
-export async function deleteMetier(id: string): Promise<void> {
+async function deleteMetier(id: string): Promise<void> {
   await apiClient.delete(`/api/metiers/${encodeURIComponent(id)}`);
 }
 

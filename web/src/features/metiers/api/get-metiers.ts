@@ -4,7 +4,7 @@ import { apiClient } from '../../../lib/api-client';
 import { metierKeys } from './metier-keys';
 
 /** GET /api/metiers, in table order (ordre, unnumbered last, then name). */
-export async function getMetiers(signal?: AbortSignal): Promise<Metier[]> {
+async function getMetiers(signal?: AbortSignal): Promise<Metier[]> {
   const answer = await apiClient.get<unknown>('/api/metiers', { signal });
   return metiersResponseSchema.parse(answer).sort(compareMetiers);
 }

@@ -4,14 +4,14 @@ import { apiClient } from '../../../lib/api-client';
 import { metierKeys } from './metier-keys';
 
 /** A row in its new place, with the version it was listed at. */
-export type ReorderedMetier = Pick<Metier, 'id' | 'version'>;
+type ReorderedMetier = Pick<Metier, 'id' | 'version'>;
 
 /**
  * PUT /api/metiers/reorder `[{ id, ordre, version }]`, every row numbered
  * 1, 2, 3… in its new place (§4). The versions make the server refuse (409)
  * an order made on a list that changed meanwhile, which then reloads.
  */
-export async function reorderMetiers(rowsInNewOrder: readonly ReorderedMetier[]): Promise<Metier[]> {
+async function reorderMetiers(rowsInNewOrder: readonly ReorderedMetier[]): Promise<Metier[]> {
   const items = renumberMetiers(rowsInNewOrder.map((row) => row.id)).map((item, index) => ({ ...item, version: rowsInNewOrder[index]?.version }));
   const answer = await apiClient.put<unknown>('/api/metiers/reorder', items);
   return metiersResponseSchema.parse(answer).sort(compareMetiers);

@@ -2,7 +2,7 @@ import { TICKET_MESSAGES } from '@fsm/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { ApiError, apiRequest } from '../../../lib/api-client';
 
-export interface PublicTicketInput {
+interface PublicTicketInput {
   key: string;
   nom: string;
   prenom: string;
@@ -15,7 +15,7 @@ export interface PublicTicketInput {
 }
 
 /** POST /api/public/ticket-create (multipart, no token; spec §7). */
-export async function createPublicTicket(input: PublicTicketInput): Promise<void> {
+async function createPublicTicket(input: PublicTicketInput): Promise<void> {
   const form = new FormData();
   form.append('key', input.key);
   form.append('nom', input.nom.trim());

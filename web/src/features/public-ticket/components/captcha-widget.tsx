@@ -1,7 +1,7 @@
 import { createElement, forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
 
 /** Where the widget fetches its proof-of-work challenge (self-hosted ALTCHA, spec §7 "captcha check"). */
-export const CAPTCHA_CHALLENGE_URL = '/api/public/captcha';
+const CAPTCHA_CHALLENGE_URL = '/api/public/captcha';
 
 export type CaptchaState = 'loading' | 'unverified' | 'verifying' | 'verified' | 'expired' | 'error' | 'code';
 
@@ -15,7 +15,7 @@ interface WidgetElement extends HTMLElement {
 }
 
 /** Loads the web component (and its French texts) once, on first use. */
-export async function loadAltcha(): Promise<void> {
+async function loadAltcha(): Promise<void> {
   await import('altcha');
   await import('altcha/i18n/fr-fr');
 }

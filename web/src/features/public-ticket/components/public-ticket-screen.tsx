@@ -11,7 +11,7 @@ import { useCreatePublicTicket } from '../api/create-public-ticket';
 import { PhotoCompressionError, preparePhoto } from '../photo-compression';
 import { CaptchaWidget, type CaptchaHandle, type CaptchaState } from './captcha-widget';
 
-export const INVALID_LINK_MESSAGE = TICKET_MESSAGES.invalidLink;
+const INVALID_LINK_MESSAGE = TICKET_MESSAGES.invalidLink;
 
 /**
  * iPhones and iPads offer camera or library themselves; forcing the camera

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { qrCodeKeys } from './qrcode-keys';
 
-export interface AssignQrCodeInput {
+interface AssignQrCodeInput {
   qrCodeId: string;
   installationId: string;
   /** The code's version as listed: a code that changed since is refused (409). */
@@ -10,7 +10,7 @@ export interface AssignQrCodeInput {
 }
 
 /** POST /api/qrcodes/{id}/assign `{ installation_id, version }` (ours: the installation's QR modal needs it). */
-export async function assignQrCode({ qrCodeId, installationId, version }: AssignQrCodeInput): Promise<void> {
+async function assignQrCode({ qrCodeId, installationId, version }: AssignQrCodeInput): Promise<void> {
   await apiClient.post(`/api/qrcodes/${encodeURIComponent(qrCodeId)}/assign`, { installation_id: installationId, version });
 }
 

@@ -5,7 +5,7 @@ import { saveCsv } from '../../../lib/download';
 import { parisDateInput } from '../../../lib/format';
 
 /** POST /api/qrcodes/export → the CSV of one's agency's unused codes (ID;Clé;URL), saved as qrcodes_<date>.csv. */
-export async function exportQrCodes(): Promise<void> {
+async function exportQrCodes(): Promise<void> {
   const csv = await apiClient.post<unknown>('/api/qrcodes/export');
   saveCsv(typeof csv === 'string' ? csv : '', qrCodesCsvFileName(parisDateInput()));
 }

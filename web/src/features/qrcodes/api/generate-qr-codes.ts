@@ -4,7 +4,7 @@ import { apiClient } from '../../../lib/api-client';
 import { qrCodeKeys } from './qrcode-keys';
 
 /** POST /api/qrcodes/batch `{ count }` → `{ codes }`, unassigned, in one's agency. */
-export async function generateQrCodes(count: number): Promise<QrCode[]> {
+async function generateQrCodes(count: number): Promise<QrCode[]> {
   return qrCodeBatchResponseSchema.parse(await apiClient.post<unknown>('/api/qrcodes/batch', { count })).codes;
 }
 

@@ -4,12 +4,12 @@ import { apiClient } from '../../../lib/api-client';
 import { qrCodeKeys } from './qrcode-keys';
 
 /** GET /api/qrcodes/by-installation/{id} → `{ items }`. */
-export async function getInstallationQrCodes(installationId: string, signal?: AbortSignal): Promise<QrCode[]> {
+async function getInstallationQrCodes(installationId: string, signal?: AbortSignal): Promise<QrCode[]> {
   const answer = await apiClient.get<unknown>(`/api/qrcodes/by-installation/${encodeURIComponent(installationId)}`, { signal });
   return qrCodesByInstallationResponseSchema.parse(answer).items;
 }
 
-export const installationQrCodesQuery = (installationId: string) =>
+const installationQrCodesQuery = (installationId: string) =>
   queryOptions({ queryKey: qrCodeKeys.byInstallation(installationId), queryFn: ({ signal }) => getInstallationQrCodes(installationId, signal) });
 
 export function useInstallationQrCodes(installationId: string) {

@@ -7,13 +7,13 @@ import { qrCodeKeys } from './qrcode-keys';
  * service sees the keys). It needs the bearer token, which an <img src>
  * cannot send, so the SVG is fetched here and shown through an object URL.
  */
-export async function getQrCodeImage(id: string, signal?: AbortSignal): Promise<Blob> {
+async function getQrCodeImage(id: string, signal?: AbortSignal): Promise<Blob> {
   const svg = await apiClient.get<unknown>(`/api/qrcodes/${encodeURIComponent(id)}/image.svg`, { signal });
   if (typeof svg !== 'string' || !svg.includes('<svg')) throw new Error('Image de QR code illisible');
   return new Blob([svg], { type: 'image/svg+xml' });
 }
 
-export const qrCodeImageQuery = (id: string) =>
+const qrCodeImageQuery = (id: string) =>
   // A code's URL never changes, nor does its image: 'static' keeps it out of
   // invalidations too, so a live resync refetches the lists, not every image
   // on the sheet (issue 18, item 7: 1,240 image requests after one batch).

@@ -4,11 +4,11 @@ import { apiClient } from '../../../lib/api-client';
 import { qrCodeKeys } from './qrcode-keys';
 
 /** GET /api/qrcodes/unused-count → `{ unused }` for one's agency. */
-export async function getUnusedQrCodeCount(signal?: AbortSignal): Promise<number> {
+async function getUnusedQrCodeCount(signal?: AbortSignal): Promise<number> {
   return qrCodeUnusedCountResponseSchema.parse(await apiClient.get<unknown>('/api/qrcodes/unused-count', { signal })).unused;
 }
 
-export const unusedQrCodeCountQuery = () => queryOptions({ queryKey: qrCodeKeys.unusedCount(), queryFn: ({ signal }) => getUnusedQrCodeCount(signal) });
+const unusedQrCodeCountQuery = () => queryOptions({ queryKey: qrCodeKeys.unusedCount(), queryFn: ({ signal }) => getUnusedQrCodeCount(signal) });
 
 export function useUnusedQrCodeCount() {
   return useQuery(unusedQrCodeCountQuery());

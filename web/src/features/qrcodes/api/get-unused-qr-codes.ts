@@ -4,11 +4,11 @@ import { apiClient } from '../../../lib/api-client';
 import { qrCodeKeys } from './qrcode-keys';
 
 /** GET /api/qrcodes/unused → `{ items }`: one's agency's codes not yet on an installation. */
-export async function getUnusedQrCodes(signal?: AbortSignal): Promise<QrCode[]> {
+async function getUnusedQrCodes(signal?: AbortSignal): Promise<QrCode[]> {
   return qrCodesByInstallationResponseSchema.parse(await apiClient.get<unknown>('/api/qrcodes/unused', { signal })).items;
 }
 
-export const unusedQrCodesQuery = () => queryOptions({ queryKey: qrCodeKeys.unused(), queryFn: ({ signal }) => getUnusedQrCodes(signal) });
+const unusedQrCodesQuery = () => queryOptions({ queryKey: qrCodeKeys.unused(), queryFn: ({ signal }) => getUnusedQrCodes(signal) });
 
 export function useUnusedQrCodes(enabled = true) {
   return useQuery({ ...unusedQrCodesQuery(), enabled });

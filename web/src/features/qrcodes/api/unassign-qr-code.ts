@@ -2,14 +2,14 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { qrCodeKeys } from './qrcode-keys';
 
-export interface UnassignQrCodeInput {
+interface UnassignQrCodeInput {
   qrCodeId: string;
   /** The code's version as listed (If-Match): a code moved since to another installation is not taken off it. */
   version?: number | undefined;
 }
 
 /** DELETE /api/qrcodes/{id}/assign: the code goes back to the agency's unused pool. */
-export async function unassignQrCode({ qrCodeId, version }: UnassignQrCodeInput): Promise<void> {
+async function unassignQrCode({ qrCodeId, version }: UnassignQrCodeInput): Promise<void> {
   await apiClient.delete(`/api/qrcodes/${encodeURIComponent(qrCodeId)}/assign`, { ifMatch: version });
 }
 

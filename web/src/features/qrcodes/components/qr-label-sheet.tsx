@@ -11,7 +11,7 @@ export interface QrLabel {
 }
 
 /** A4 label paper of 3 × 8 labels of 70 × 37 mm (type Avery 3474): one sheet per 24 codes. */
-export const LABELS_PER_SHEET = 24;
+const LABELS_PER_SHEET = 24;
 
 function chunk<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];

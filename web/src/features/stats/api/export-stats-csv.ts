@@ -10,7 +10,7 @@ import type { StatsFilters } from './stats-keys';
  * (a plain link could not send it) and saved as stats_tickets_<date>.csv:
  * ';', quotes escaped, Oui / Non / N/A, dates dd/mm/yyyy hh:mm (§9).
  */
-export async function exportStatsCsv(filters: StatsFilters): Promise<void> {
+async function exportStatsCsv(filters: StatsFilters): Promise<void> {
   const csv = await apiClient.get<unknown>('/api/stats/tickets.csv', { query: statsQueryParams(filters) });
   saveCsv(typeof csv === 'string' ? csv : '', statsCsvFileName(new Date()));
 }

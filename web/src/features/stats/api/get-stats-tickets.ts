@@ -17,7 +17,7 @@ export function statsQueryParams(filters: StatsFilters) {
  * of `items`; the first page also brings `summary` and `weekly`, computed by
  * the server over the whole window.
  */
-export async function getStatsTicketsPage(filters: StatsFilters, cursor: PageCursor, limit = STATS_PAGE_SIZE, signal?: AbortSignal): Promise<StatsTicketsPage> {
+async function getStatsTicketsPage(filters: StatsFilters, cursor: PageCursor, limit = STATS_PAGE_SIZE, signal?: AbortSignal): Promise<StatsTicketsPage> {
   const answer = await apiClient.get<unknown>('/api/stats/tickets', {
     signal,
     query: { ...statsQueryParams(filters), limit, cursor: cursor ?? undefined },
@@ -31,7 +31,7 @@ export const statsPagedList = (filters: StatsFilters): PagedList<StatsTicketsPag
   fetchPage: (cursor, limit, signal) => getStatsTicketsPage(filters, cursor, limit, signal),
 });
 
-export const statsTicketsPagesQuery = (filters: StatsFilters) =>
+const statsTicketsPagesQuery = (filters: StatsFilters) =>
   keysetPagesQuery(statsKeys.ticketsFor(filters), statsPagedList(filters), STATS_PAGE_SIZE);
 
 export function useStatsTicketsPages(filters: StatsFilters, enabled = true) {

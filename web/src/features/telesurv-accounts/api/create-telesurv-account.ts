@@ -3,7 +3,7 @@ import { apiClient } from '../../../lib/api-client';
 import { assertSuccess } from '../../../lib/result-answer';
 import { telesurvKeys } from './telesurv-keys';
 
-export interface CreateTelesurvBody {
+interface CreateTelesurvBody {
   nom: string;
   email: string;
   telephone: string | null;
@@ -11,7 +11,7 @@ export interface CreateTelesurvBody {
 }
 
 /** POST /api/telesurv `{ nom, email, telephone, motdepasse }`; the answer's `error` is read (§7). */
-export async function createTelesurvAccount(body: CreateTelesurvBody): Promise<void> {
+async function createTelesurvAccount(body: CreateTelesurvBody): Promise<void> {
   assertSuccess(await apiClient.post<unknown>('/api/telesurv', body));
 }
 

@@ -8,7 +8,7 @@ import { telesurvKeys } from './telesurv-keys';
  * with it. A 403 is the server refusing to delete an account shared with other
  * agencies: its message is shown, the session stays.
  */
-export async function deleteTelesurvAccount(id: string): Promise<void> {
+async function deleteTelesurvAccount(id: string): Promise<void> {
   assertSuccess(await apiClient.delete<unknown>(`/api/telesurv/${encodeURIComponent(id)}`, { forbiddenIsError: true }));
 }
 

@@ -4,7 +4,7 @@ import { apiClient } from '../../../lib/api-client';
 import { telesurvKeys } from './telesurv-keys';
 
 /** GET /api/telesurv → `[{ id, nom, email, telephone, agences_count }]`, by name. */
-export async function getTelesurvAccounts(signal?: AbortSignal): Promise<TelesurvAccount[]> {
+async function getTelesurvAccounts(signal?: AbortSignal): Promise<TelesurvAccount[]> {
   const answer = await apiClient.get<unknown>('/api/telesurv', { signal });
   return telesurvAccountsResponseSchema.parse(answer).sort((a, b) => a.nom.localeCompare(b.nom, 'fr'));
 }

@@ -4,7 +4,7 @@ import { apiClient } from '../../../lib/api-client';
 import { telesurvKeys } from './telesurv-keys';
 
 /** GET /api/telesurv/{id}/agences → every agency one may assign, with its `assigned` flag. */
-export async function getTelesurvAgences(accountId: string, signal?: AbortSignal): Promise<TelesurvAgenceAssignment[]> {
+async function getTelesurvAgences(accountId: string, signal?: AbortSignal): Promise<TelesurvAgenceAssignment[]> {
   const answer = await apiClient.get<unknown>(`/api/telesurv/${encodeURIComponent(accountId)}/agences`, { signal });
   return telesurvAgenceAssignmentsResponseSchema.parse(answer).sort((a, b) => a.nom.localeCompare(b.nom, 'fr'));
 }

@@ -3,7 +3,7 @@ import { apiClient } from '../../../lib/api-client';
 import { assertSuccess } from '../../../lib/result-answer';
 import { telesurvKeys } from './telesurv-keys';
 
-export interface SetTelesurvAgencesInput {
+interface SetTelesurvAgencesInput {
   accountId: string;
   agences: string[];
   /** The account's version when its agencies were read: a set changed since is refused (409), not overwritten. */
@@ -11,7 +11,7 @@ export interface SetTelesurvAgencesInput {
 }
 
 /** PUT /api/telesurv/{id}/agences `{ agences: [ids], version }`: the whole set is replaced (§4). */
-export async function setTelesurvAgences({ accountId, agences, version }: SetTelesurvAgencesInput): Promise<void> {
+async function setTelesurvAgences({ accountId, agences, version }: SetTelesurvAgencesInput): Promise<void> {
   assertSuccess(await apiClient.put<unknown>(`/api/telesurv/${encodeURIComponent(accountId)}/agences`, { agences, version }));
 }
 

@@ -3,7 +3,7 @@ import { apiClient } from '../../../lib/api-client';
 import { assertSuccess } from '../../../lib/result-answer';
 import { telesurvKeys } from './telesurv-keys';
 
-export interface UpdateTelesurvInput {
+interface UpdateTelesurvInput {
   id: string;
   /**
    * An empty or absent password keeps the current one (docs/api-additions.md).
@@ -17,7 +17,7 @@ export interface UpdateTelesurvInput {
  * a password reset on an account shared with other agencies (it may have
  * become so since the list was read): its message is shown, the session stays.
  */
-export async function updateTelesurvAccount({ id, body }: UpdateTelesurvInput): Promise<void> {
+async function updateTelesurvAccount({ id, body }: UpdateTelesurvInput): Promise<void> {
   assertSuccess(await apiClient.put<unknown>(`/api/telesurv/${encodeURIComponent(id)}`, body, { forbiddenIsError: true }));
 }
 

@@ -7,7 +7,7 @@ import { createManualTicket, type ManualTicketInput } from '../../tickets/api/cr
  * technician: the ticket opens now. Nothing to refresh here: this account sees
  * no ticket list.
  */
-export function createTelesurvTicket(input: Omit<ManualTicketInput, 'date_enregistrement' | 'heure_enregistrement' | 'id_technicien'>) {
+function createTelesurvTicket(input: Omit<ManualTicketInput, 'date_enregistrement' | 'heure_enregistrement' | 'id_technicien'>) {
   return createManualTicket(input);
 }
 

@@ -4,7 +4,7 @@ import { apiClient } from '../../../lib/api-client';
 import { templateKeys } from './template-keys';
 
 /** POST /api/templates `{ name, content_html, css }` → `{ id, version }`: the new template becomes a saved one (§4). */
-export async function createTemplate(body: TemplateBody): Promise<{ id: string; version?: number | undefined }> {
+async function createTemplate(body: TemplateBody): Promise<{ id: string; version?: number | undefined }> {
   return managementCreatedResponseSchema.parse(await apiClient.post<unknown>('/api/templates', body));
 }
 

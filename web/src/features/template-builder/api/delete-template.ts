@@ -4,7 +4,7 @@ import { assertSuccess } from '../../../lib/result-answer';
 import { templateKeys } from './template-keys';
 
 /** DELETE /api/templates/{id} → `{ success }`; refused while an agency uses it. */
-export async function deleteTemplate(id: string): Promise<void> {
+async function deleteTemplate(id: string): Promise<void> {
   assertSuccess(await apiClient.delete<unknown>(`/api/templates/${encodeURIComponent(id)}`));
 }
 

@@ -4,7 +4,7 @@ import { apiClient } from '../../../lib/api-client';
 import { templateKeys } from './template-keys';
 
 /** GET /api/templates → `[{ id, name, content_html, css }]` by name. */
-export async function getTemplates(signal?: AbortSignal): Promise<Template[]> {
+async function getTemplates(signal?: AbortSignal): Promise<Template[]> {
   return templatesResponseSchema.parse(await apiClient.get<unknown>('/api/templates', { signal }));
 }
 

@@ -1,4 +1,4 @@
-export { MANAGEMENT_MESSAGES } from '@fsm/contracts';
+;
 
 /** management §8, verbatim. */
 export const TEMPLATE_MESSAGES = {

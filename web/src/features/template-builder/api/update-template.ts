@@ -3,14 +3,14 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { templateKeys } from './template-keys';
 
-export interface UpdateTemplateInput {
+interface UpdateTemplateInput {
   id: string;
   /** With the `version` the template was loaded or last saved at: a stale one is refused with 409. */
   body: TemplateBody & EditVersion;
 }
 
 /** PUT /api/templates/{id} → the template as stored (what the server's sanitiser kept). */
-export async function updateTemplate({ id, body }: UpdateTemplateInput): Promise<Template> {
+async function updateTemplate({ id, body }: UpdateTemplateInput): Promise<Template> {
   return templateSchema.parse(await apiClient.put<unknown>(`/api/templates/${encodeURIComponent(id)}`, body));
 }
 

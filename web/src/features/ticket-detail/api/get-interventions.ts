@@ -9,7 +9,7 @@ export async function getInterventions(ticketId: string, signal?: AbortSignal): 
   return parseInterventions(answer).sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at));
 }
 
-export const interventionsQuery = (ticketId: string) =>
+const interventionsQuery = (ticketId: string) =>
   queryOptions({ queryKey: ticketKeys.interventions(ticketId), queryFn: ({ signal }) => getInterventions(ticketId, signal) });
 
 export function useInterventions(ticketId: string) {

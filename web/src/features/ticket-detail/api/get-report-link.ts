@@ -5,14 +5,14 @@ import { ticketKeys } from '../../tickets/api/ticket-keys';
 import { ReportError, type GeneratedReport } from './generate-report';
 
 /** Half the link's life: the link on screen is always good for a few more minutes. */
-export const REPORT_LINK_REFRESH_MS = (DOWNLOAD_LINK_TTL_SECONDS * 1000) / 2;
+const REPORT_LINK_REFRESH_MS = (DOWNLOAD_LINK_TTL_SECONDS * 1000) / 2;
 
 /**
  * GET /api/reports/download/{filename}/link → `{ downloadUrl, filename }`: a
  * link bound to this one file, valid a few minutes. The screens never build a
  * link with the session token (it would end up in history and logs).
  */
-export async function getReportLink(filename: string, signal?: AbortSignal): Promise<GeneratedReport> {
+async function getReportLink(filename: string, signal?: AbortSignal): Promise<GeneratedReport> {
   const answer = await apiClient.get<unknown>(`/api/reports/download/${encodeURIComponent(filename)}/link`, { signal });
   const parsed = ReportPdfResponseSchema.safeParse(answer);
   if (!parsed.success) throw new ReportError(TICKET_MESSAGES.reportInvalidResponse);

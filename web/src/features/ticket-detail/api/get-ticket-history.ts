@@ -23,7 +23,7 @@ function str(...values: unknown[]): string | null {
  * (or the bare array); fields in snake_case (`recorded_at`, `user_name`) or
  * camelCase (`recordedAt`, `userName`).
  */
-export function readHistory(answer: unknown): TicketHistoryEvent[] {
+function readHistory(answer: unknown): TicketHistoryEvent[] {
   const list = Array.isArray(answer)
     ? answer
     : typeof answer === 'object' && answer !== null && Array.isArray((answer as Json).events)
@@ -41,11 +41,11 @@ export function readHistory(answer: unknown): TicketHistoryEvent[] {
     .sort((a, b) => a.revision - b.revision);
 }
 
-export async function getTicketHistory(ticketId: string, signal?: AbortSignal): Promise<TicketHistoryEvent[]> {
+async function getTicketHistory(ticketId: string, signal?: AbortSignal): Promise<TicketHistoryEvent[]> {
   return readHistory(await apiClient.get<unknown>(`/api/tickets/${encodeURIComponent(ticketId)}/history`, { signal }));
 }
 
-export const ticketHistoryQuery = (ticketId: string) =>
+const ticketHistoryQuery = (ticketId: string) =>
   queryOptions({ queryKey: ticketKeys.history(ticketId), queryFn: ({ signal }) => getTicketHistory(ticketId, signal) });
 
 export function useTicketHistory(ticketId: string, enabled: boolean) {

@@ -4,12 +4,12 @@ import { apiClient } from '../../../lib/api-client';
 import { ticketKeys } from '../../tickets/api/ticket-keys';
 
 /** GET /api/tickets/{id}/reports (not in the spec): each visit's report and who it was e-mailed to. */
-export async function getTicketReports(ticketId: string, signal?: AbortSignal): Promise<TicketReport[]> {
+async function getTicketReports(ticketId: string, signal?: AbortSignal): Promise<TicketReport[]> {
   const answer = await apiClient.get<unknown>(`/api/tickets/${encodeURIComponent(ticketId)}/reports`, { signal });
   return TicketReportsAnswerSchema.parse(answer).reports;
 }
 
-export const ticketReportsQuery = (ticketId: string) =>
+const ticketReportsQuery = (ticketId: string) =>
   queryOptions({ queryKey: ticketKeys.reports(ticketId), queryFn: ({ signal }) => getTicketReports(ticketId, signal) });
 
 /** Only a ticket with a finished visit has reports: an open one does not ask. */

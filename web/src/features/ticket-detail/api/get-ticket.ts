@@ -5,11 +5,11 @@ import { ticketKeys } from '../../tickets/api/ticket-keys';
 import { parseTicket } from '../../tickets/api/ticket-view';
 
 /** GET /api/tickets/{id}. */
-export async function getTicket(ticketId: string, signal?: AbortSignal): Promise<Ticket> {
+async function getTicket(ticketId: string, signal?: AbortSignal): Promise<Ticket> {
   return parseTicket(await apiClient.get<unknown>(`/api/tickets/${encodeURIComponent(ticketId)}`, { signal }));
 }
 
-export const ticketQuery = (ticketId: string) =>
+const ticketQuery = (ticketId: string) =>
   queryOptions({ queryKey: ticketKeys.detail(ticketId), queryFn: ({ signal }) => getTicket(ticketId, signal) });
 
 export function useTicket(ticketId: string) {

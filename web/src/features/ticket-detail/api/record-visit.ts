@@ -10,7 +10,7 @@ export type VisitMode = 'close' | 'reintervention';
  * PATCH /api/tickets/{id}/close or POST /api/tickets/{id}/intervention, same
  * fields (spec §7). Both answer the re-read ticket.
  */
-export async function recordVisit(input: { ticketId: string; mode: VisitMode; body: TicketVisitBody }): Promise<Ticket | null> {
+async function recordVisit(input: { ticketId: string; mode: VisitMode; body: TicketVisitBody }): Promise<Ticket | null> {
   const path = `/api/tickets/${encodeURIComponent(input.ticketId)}`;
   const answer =
     input.mode === 'close'

@@ -5,7 +5,7 @@ import { refreshAfterTicketCommand } from '../../tickets/api/refresh-ticket-page
 import { parseTicket } from '../../tickets/api/ticket-view';
 
 /** PATCH /api/tickets/{id} `{ statut: 'en_cours', technicien_id }` (spec §4 "Take in charge"). */
-export async function takeInCharge(input: { ticketId: string; technicienId: string }): Promise<Ticket | null> {
+async function takeInCharge(input: { ticketId: string; technicienId: string }): Promise<Ticket | null> {
   const answer = await apiClient.patch<unknown>(`/api/tickets/${encodeURIComponent(input.ticketId)}`, {
     statut: 'en_cours',
     technicien_id: input.technicienId,

@@ -28,7 +28,7 @@ const SOURCES: Record<string, string> = {
 };
 
 /** What one event says, in French: a title and a few details. */
-export function describeEvent(event: TicketHistoryEvent): { title: string; details: string[] } {
+function describeEvent(event: TicketHistoryEvent): { title: string; details: string[] } {
   const d = event.data;
   switch (event.type) {
     case 'TicketOpened':

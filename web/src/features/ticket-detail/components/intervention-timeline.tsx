@@ -37,7 +37,7 @@ function name(prenom: string | null | undefined, nom: string | null | undefined)
  * the ticket is `clos` or `intervention`; re-interventions always. Oldest
  * first; the last one is the finished one when the ticket is clos.
  */
-export function ticketVisits(ticket: Ticket, interventions: readonly InterventionView[]): Visit[] {
+function ticketVisits(ticket: Ticket, interventions: readonly InterventionView[]): Visit[] {
   const visits: Visit[] = interventions.map((iv, index) => ({
     key: `iv-${iv.id}`,
     title: `Ré-intervention ${iv.ordinal ?? index + 1}`,
@@ -77,7 +77,7 @@ export function ticketVisits(ticket: Ticket, interventions: readonly Interventio
 }
 
 /** The deadline bar of a visit (spec §9): from the ticket's opening to its deadline, read at the visit's end (or now). */
-export function VisitDeadlineBar({ ticket, at }: { ticket: Ticket; at: string | Date }) {
+function VisitDeadlineBar({ ticket, at }: { ticket: Ticket; at: string | Date }) {
   const bar = deadlineBar(ticket.created_at, ticket.echeance ?? ticket.delai, at);
   if (!bar) return <p className="muted small">Pas d’échéance pour ce ticket.</p>;
   const overrunHours = bar.overdue ? (Date.parse(typeof at === 'string' ? at : at.toISOString()) - Date.parse(bar.deadlineAt)) / 3_600_000 : 0;

@@ -3,7 +3,7 @@ import { ProgressBar } from '../../../components/ui/progress-bar';
 import { formatDate, formatDateTime } from '../../../lib/format';
 
 /** "reste 2 j 5 h", or the overdue wording. */
-export function quoteRemainingText(daysLeft: number, hoursLeft: number, overdue: boolean): string {
+function quoteRemainingText(daysLeft: number, hoursLeft: number, overdue: boolean): string {
   if (overdue) return 'Délai de 5 jours dépassé';
   return `reste ${daysLeft} j ${hoursLeft} h`;
 }
@@ -51,7 +51,7 @@ export function QuoteBox({ ticket, now, onValidate }: { ticket: Ticket; now: Dat
   );
 }
 
-export function QuoteCountdownBar({ requestedAt, now }: { requestedAt: string; now: Date }) {
+function QuoteCountdownBar({ requestedAt, now }: { requestedAt: string; now: Date }) {
   const countdown = quoteCountdown(requestedAt, now);
   return (
     <ProgressBar

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { errorMessage } from '../../../lib/api-client';
 import { useReportLink } from '../api/get-report-link';
 
-export const REPORT_LINK_UNAVAILABLE = 'Lien du rapport indisponible.';
+const REPORT_LINK_UNAVAILABLE = 'Lien du rapport indisponible.';
 
 /**
  * A link to a report PDF that opens in a new tab, with a download token bound

@@ -17,7 +17,7 @@ const RECIPIENTS_FIELD = 'recipients';
 const RecipientsSchema = SendReportEmailBodySchema.shape.recipients;
 
 /** The addresses typed (one per line, or separated by commas, semicolons or spaces), without repeats. */
-export function typedAddresses(text: string): string[] {
+function typedAddresses(text: string): string[] {
   const seen = new Set<string>();
   return text
     .split(/[\s,;]+/)
@@ -36,7 +36,7 @@ export function typedAddresses(text: string): string[] {
  * knows which of several to fix. Known people (the requester, the contacts)
  * keep their names, which the e-mail greets them with.
  */
-export function checkRecipients(text: string, known: readonly ReportRecipient[]): FormCheck<ReportRecipient[]> {
+function checkRecipients(text: string, known: readonly ReportRecipient[]): FormCheck<ReportRecipient[]> {
   const addresses = typedAddresses(text);
   const recipients = addresses.map((email) => known.find((person) => person.email.toLowerCase() === email.toLowerCase()) ?? { email, nom: '', prenom: '' });
   const check = checkForm(RecipientsSchema, recipients);
@@ -49,7 +49,7 @@ export function checkRecipients(text: string, known: readonly ReportRecipient[])
 }
 
 /** The people of the ticket an address may belong to: the requester first, then the contacts. */
-export function knownRecipients(ticket: Ticket, contacts: readonly InterlocuteurOption[]): ReportRecipient[] {
+function knownRecipients(ticket: Ticket, contacts: readonly InterlocuteurOption[]): ReportRecipient[] {
   const people: ReportRecipient[] = [];
   if (ticket.email) people.push({ email: ticket.email, nom: ticket.nom, prenom: ticket.prenom });
   for (const contact of contacts) if (contact.email) people.push({ email: contact.email, nom: contact.nom, prenom: contact.prenom });

@@ -17,7 +17,7 @@ export const WIZARD_TITLES: Record<VisitMode, string> = {
 };
 
 /** The one button that sends (spec §5: "only via the explicit final-step button"). */
-export const SUBMIT_LABELS: Record<VisitMode, string> = {
+const SUBMIT_LABELS: Record<VisitMode, string> = {
   close: 'Valider la clôture',
   reintervention: 'Valider la ré-intervention',
 };

@@ -22,7 +22,7 @@ export interface ManualTicketCreated {
   ticketId: string | null;
 }
 
-export function manualTicketFormData(input: ManualTicketInput): FormData {
+function manualTicketFormData(input: ManualTicketInput): FormData {
   const form = new FormData();
   form.append('installation_id', input.installation_id);
   form.append('nom', input.nom.trim());

@@ -35,7 +35,7 @@ export interface ClosedTicketsPageView extends Omit<ClosedTicketsPage, 'tickets'
 }
 
 /** As `parseOpenTicketsPage`: a whole list is one last page. */
-export function parseClosedTicketsPage(answer: unknown): ClosedTicketsPageView {
+function parseClosedTicketsPage(answer: unknown): ClosedTicketsPageView {
   const tickets = parseTicketList(answer);
   const info = ClosedTicketsPageInfoSchema.safeParse(answer);
   if (info.success) return { ...info.data, tickets };
@@ -44,7 +44,7 @@ export function parseClosedTicketsPage(answer: unknown): ClosedTicketsPageView {
 }
 
 /** GET /api/tickets/clos?limit&cursor: one page of the closed search, in the server's order. */
-export async function getClosedTicketsPage(
+async function getClosedTicketsPage(
   filters: ClosedTicketsFilters,
   cursor: PageCursor,
   limit = TICKET_PAGE_SIZE,
@@ -63,7 +63,7 @@ export const closedTicketsPagedList = (filters: ClosedTicketsFilters): PagedList
   fetchPage: (cursor, limit, signal) => getClosedTicketsPage(filters, cursor, limit, signal),
 });
 
-export const closedTicketsPagesQuery = (filters: ClosedTicketsFilters) =>
+const closedTicketsPagesQuery = (filters: ClosedTicketsFilters) =>
   keysetPagesQuery(ticketKeys.closedPages(filters), closedTicketsPagedList(filters), TICKET_PAGE_SIZE);
 
 /** Keeps the previous answer on screen while a changed filter loads. */

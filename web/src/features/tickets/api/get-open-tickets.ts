@@ -31,7 +31,7 @@ export interface OpenTicketsPageView extends Omit<OpenTicketsPage, 'tickets'> {
  * paging fields (a server that ignores `limit`) is one last page, without
  * chip counts; anything else is no answer.
  */
-export function parseOpenTicketsPage(answer: unknown): OpenTicketsPageView {
+function parseOpenTicketsPage(answer: unknown): OpenTicketsPageView {
   const tickets = parseTicketList(answer);
   const info = OpenTicketsPageInfoSchema.safeParse(answer);
   if (info.success) return { ...info.data, tickets };
@@ -44,7 +44,7 @@ export function parseOpenTicketsPage(answer: unknown): OpenTicketsPageView {
  * server filters, in the list order of spec §4; the first page also counts
  * each chip.
  */
-export async function getOpenTicketsPage(
+async function getOpenTicketsPage(
   filters: OpenTicketsPageFilters,
   cursor: PageCursor,
   limit = TICKET_PAGE_SIZE,

@@ -6,7 +6,7 @@ import { InterventionSchema, TicketSchema, type Intervention, type Ticket } from
  * must not blank a whole board.
  */
 
-export const InterventionViewSchema = InterventionSchema.extend({ ordinal: TicketSchema.shape.interventions_count.optional() });
+const InterventionViewSchema = InterventionSchema.extend({ ordinal: TicketSchema.shape.interventions_count.optional() });
 export type InterventionView = Intervention & { ordinal?: number };
 
 function warn(what: string, error: unknown): void {

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiClient } from '../../../lib/api-client';
 import { refreshAfterTicketCommand } from './refresh-ticket-pages';
 
-export interface ValidateQuoteInput {
+interface ValidateQuoteInput {
   ticketId: string;
   numero_devis: string;
   /** `YYYY-MM-DD`. */
@@ -10,7 +10,7 @@ export interface ValidateQuoteInput {
 }
 
 /** PATCH /api/tickets/{id}/update `{ numero_devis, date_enregistrement_devis }` (spec §7). */
-export async function validateQuote({ ticketId, ...body }: ValidateQuoteInput): Promise<void> {
+async function validateQuote({ ticketId, ...body }: ValidateQuoteInput): Promise<void> {
   const answer = await apiClient.patch<unknown>(`/api/tickets/${encodeURIComponent(ticketId)}/update`, {
     numero_devis: body.numero_devis.trim(),
     date_enregistrement_devis: body.date_enregistrement_devis || undefined,

@@ -46,12 +46,12 @@ function openPageFilters(chip: OpenChip, devisAttente: boolean): OpenTicketsPage
 }
 
 /** `8 172 tickets`, the figure of the whole result whatever is loaded. */
-export function ticketCountLabel(count: number): string {
+function ticketCountLabel(count: number): string {
   return `${formatNumber(count)} ticket${count > 1 ? 's' : ''}`;
 }
 
 /** The header's quick search: a substring of the client, number, site, town or installation. */
-export function ticketMatchesSearch(ticket: Ticket, search: string): boolean {
+function ticketMatchesSearch(ticket: Ticket, search: string): boolean {
   const needle = search.trim().toLocaleLowerCase('fr-FR');
   if (!needle) return true;
   return [ticket.client_nom, ticket.num_chrono, ticket.site_nom, ticket.site_ville, ticket.installation_nom]

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { userKeys } from './user-keys';
 
-export interface CreateUserBody {
+interface CreateUserBody {
   nom: string;
   prenom: string;
   email: string;
@@ -15,7 +15,7 @@ export interface CreateUserBody {
 }
 
 /** POST /api/utilisateurs → the user; it starts with its role's default permissions. */
-export async function createUser(body: CreateUserBody): Promise<User> {
+async function createUser(body: CreateUserBody): Promise<User> {
   return userSchema.parse(await apiClient.post<unknown>('/api/utilisateurs', body));
 }
 

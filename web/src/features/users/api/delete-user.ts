@@ -3,7 +3,7 @@ import { apiClient } from '../../../lib/api-client';
 import { userKeys } from './user-keys';
 
 /** DELETE /api/utilisateurs/{id}. */
-export async function deleteUser(id: string): Promise<void> {
+async function deleteUser(id: string): Promise<void> {
   await apiClient.delete(`/api/utilisateurs/${encodeURIComponent(id)}`);
 }
 

@@ -4,11 +4,11 @@ import { apiClient } from '../../../lib/api-client';
 import { userKeys } from './user-keys';
 
 /** GET /api/utilisateurs/permissions-catalog: `[{ slug, label }]` in display order. */
-export async function getPermissionsCatalog(signal?: AbortSignal): Promise<PermissionCatalogueEntry[]> {
+async function getPermissionsCatalog(signal?: AbortSignal): Promise<PermissionCatalogueEntry[]> {
   return permissionCatalogueResponseSchema.parse(await apiClient.get<unknown>('/api/utilisateurs/permissions-catalog', { signal }));
 }
 
-export const permissionsCatalogQuery = () =>
+const permissionsCatalogQuery = () =>
   queryOptions({ queryKey: userKeys.catalog(), queryFn: ({ signal }) => getPermissionsCatalog(signal), staleTime: Infinity });
 
 export function usePermissionsCatalog(enabled = true) {

@@ -4,7 +4,7 @@ import { apiClient } from '../../../lib/api-client';
 import { userKeys } from './user-keys';
 
 /** GET /api/utilisateurs/{id}/permissions → the user's slugs, and the user's version (sent back with the save). */
-export async function getUserPermissions(userId: string, signal?: AbortSignal): Promise<UserPermissionsResponse> {
+async function getUserPermissions(userId: string, signal?: AbortSignal): Promise<UserPermissionsResponse> {
   const answer = await apiClient.get<unknown>(`/api/utilisateurs/${encodeURIComponent(userId)}/permissions`, { signal });
   return userPermissionsResponseSchema.parse(answer);
 }

@@ -6,7 +6,7 @@ import { userKeys } from './user-keys';
 const usersSchema = userSchema.array();
 
 /** GET /api/utilisateurs: with users.view, the staff of one's scope with their details; by name. */
-export async function getUsers(signal?: AbortSignal): Promise<User[]> {
+async function getUsers(signal?: AbortSignal): Promise<User[]> {
   const answer = await apiClient.get<unknown>('/api/utilisateurs', { signal });
   return usersSchema
     .parse(answer)

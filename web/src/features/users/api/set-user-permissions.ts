@@ -3,7 +3,7 @@ import { apiClient } from '../../../lib/api-client';
 import { assertSuccess } from '../../../lib/result-answer';
 import { userKeys } from './user-keys';
 
-export interface SetUserPermissionsInput {
+interface SetUserPermissionsInput {
   userId: string;
   permissions: string[];
   /** The version the set was read at: a set changed since is refused (409), not overwritten. */
@@ -11,7 +11,7 @@ export interface SetUserPermissionsInput {
 }
 
 /** PUT /api/utilisateurs/{id}/permissions `{ permissions, version }` → `{ success, error }`; the whole set is replaced. */
-export async function setUserPermissions({ userId, permissions, version }: SetUserPermissionsInput): Promise<void> {
+async function setUserPermissions({ userId, permissions, version }: SetUserPermissionsInput): Promise<void> {
   assertSuccess(await apiClient.put<unknown>(`/api/utilisateurs/${encodeURIComponent(userId)}/permissions`, { permissions, version }));
 }
 

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { userKeys } from './user-keys';
 
-export interface UpdateUserInput {
+interface UpdateUserInput {
   id: string;
   body: {
     nom: string;
@@ -20,7 +20,7 @@ export interface UpdateUserInput {
 }
 
 /** PUT /api/utilisateurs/{id}; a role change resets the permissions to the role's defaults. */
-export async function updateUser({ id, body }: UpdateUserInput): Promise<User> {
+async function updateUser({ id, body }: UpdateUserInput): Promise<User> {
   return userSchema.parse(await apiClient.put<unknown>(`/api/utilisateurs/${encodeURIComponent(id)}`, body));
 }
 
