@@ -1,19 +1,14 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PostgresEventStore } from '@fsm/eventstore';
-import { handleCreateStaffUser } from '@fsm/command-api/test-support';
 import { recordFigures } from './support/figures.js';
 import { freePort } from './support/free-port.js';
 import { startLogDatabase, writeRealisticLog, type LogDatabase } from './support/log-database.js';
 import type { PrivateDatabase } from './support/private-postgres.js';
-import { startPrivateRedis, type PrivateRedis } from './support/private-redis.js';
 import { killAllStarted, startApiProcess, startProcess, type RoleProcess } from './support/processes.js';
 import { sleep, until } from './support/wait.js';
-import { FAULTS_TOKEN_SECRET, api, createWorld, openVisibleTicket, worldProjected, type World } from './support/world.js';
+import { startRoleEnvironment, type RoleEnvironment } from './support/role-environment.js';
+import { WORLD_PASSWORD, addWorldUser, api, createWorld, openVisibleTicket, worldProjected, type World } from './support/world.js';
 
 /*
  * Issue 20, item 1 — a rebuild never signs users out nor empties a screen.
@@ -29,15 +24,12 @@ import { FAULTS_TOKEN_SECRET, api, createWorld, openVisibleTicket, worldProjecte
 
 const EVENTS = Number(process.env.FAULTS_LOG_EVENTS ?? 20_000);
 const CLIENTS = 3;
-const PASSWORD = 'Faults-2026!';
 
 let database: LogDatabase;
 let db: PrivateDatabase;
-let redis: PrivateRedis;
+let roles: RoleEnvironment;
 let pool: pg.Pool;
 let store: PostgresEventStore;
-let dataDir: string;
-let env: Record<string, string>;
 let base: string;
 let projections: RoleProcess;
 let world: World;
@@ -51,19 +43,13 @@ beforeAll(async () => {
   Object.assign(figures, { eventsInLog: log.events, tickets: log.tickets });
   // Users created at the end of the log: the ones the issue saw signed out the most.
   world = await createWorld(pool, store, { technicians: 1 });
-  const userId = randomUUID();
-  email = `pilote.${userId.slice(0, 8)}@faults.test`;
-  await handleCreateStaffUser({ context: { store, newId: randomUUID, waitForProjection: async () => true }, db: pool, actor: { userId: null, userName: 'système', correlationId: randomUUID() }, now: new Date() }, {
-    userId,
-    fields: { nom: 'Durand', prenom: 'Pilote', email, telephone: '0600000000', role: 'admin_plus', agence_id: world.agenceId },
-    password: PASSWORD,
-  });
-  dataDir = await mkdtemp(join(tmpdir(), 'fsm-faults-blue-green-'));
-  redis = await startPrivateRedis();
-  env = { DATABASE_URL: db.url, DATA_DIR: dataDir, TOKEN_SECRET: FAULTS_TOKEN_SECRET, REDIS_URL: redis.url };
+  const pilote = await addWorldUser(pool, store, world.agenceId, 'admin_plus', 'Pilote');
+  const userId = pilote.id;
+  email = pilote.email;
+  roles = await startRoleEnvironment(db.url, 'blue-green');
   projections = startProjections();
   // Behind a proxy (the test), each sign-in comes from its own user's address: the login rate limit is per address.
-  ({ url: base } = await startApiProcess({ ...env, TRUST_PROXY: 'loopback' }, await freePort()));
+  ({ url: base } = await startApiProcess({ ...roles.env, TRUST_PROXY: 'loopback' }, await freePort()));
   await worldProjected(pool, world, 180_000);
   await until(async () => (await pool.query('SELECT 1 FROM rm.users WHERE id = $1', [userId])).rowCount === 1, 'the last user to be projected', 180_000, 100);
   // One ticket of our own, then the whole log projected.
@@ -74,12 +60,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await killAllStarted();
   await database?.close();
-  await redis?.destroy();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await roles?.close();
 });
 
 function startProjections(): RoleProcess {
-  return startProcess('projections/src/main.ts', { ...env, LOG_LEVEL: 'warn' }, 'projections');
+  return startProcess('projections/src/main.ts', { ...roles.env, LOG_LEVEL: 'warn' }, 'projections');
 }
 
 /** The live runner at the head, with no rebuild asked for or in progress. */
@@ -120,7 +105,7 @@ async function signIn(): Promise<Answer> {
   const res = await fetch(`${base}/api/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` },
-    body: JSON.stringify({ email, motdepasse: PASSWORD }),
+    body: JSON.stringify({ email, motdepasse: WORLD_PASSWORD }),
   });
   return { status: res.status, body: await res.json() };
 }
@@ -183,7 +168,7 @@ describe('blue/green rebuild of the read models', () => {
   it('`npm run rebuild` while clients work: 0 errors, 0 401, every answer as before; every table replaced', { timeout: 600_000 }, async () => {
     const before = await relations();
     const started = Date.now();
-    const rebuild = startProcess('projections/src/rebuild-cli.ts', { ...env, LOG_LEVEL: 'warn' }, 'rebuild');
+    const rebuild = startProcess('projections/src/rebuild-cli.ts', { ...roles.env, LOG_LEVEL: 'warn' }, 'rebuild');
     const exited = rebuild.exited;
     const { rounds, requests, differences } = await clientsDuring(exited);
     const { code } = await exited;

@@ -1,22 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METIER_ORDRE_LIMIT, TICKET_DATE_MIN_DAY, TICKET_DELAI_MAX_HOURS, TICKET_TEXT_MAX } from '@fsm/contracts';
 import type { PostgresEventStore } from '@fsm/eventstore';
-import { createTokenService } from '@fsm/command-api';
-import { handleCreateStaffUser } from '@fsm/command-api/test-support';
 import { recordFigures } from './support/figures.js';
 import { freePort } from './support/free-port.js';
 import { logHead } from './support/log-head.js';
 import { startLogDatabase, type LogDatabase } from './support/log-database.js';
-import { startPrivateRedis, type PrivateRedis } from './support/private-redis.js';
 import { killAllStarted, startApiProcess, startProcess, type RoleProcess } from './support/processes.js';
 import { snapshotDifferences, snapshotReadModels } from './support/rm-snapshot.js';
 import { until } from './support/wait.js';
-import { FAULTS_TOKEN_SECRET, api, createWorld, visitBody, worldProjected, type ApiAnswer, type World, type WorldUser } from './support/world.js';
+import { startRoleEnvironment, type RoleEnvironment } from './support/role-environment.js';
+import { WORLD_PASSWORD, addWorldUser, api, createWorld, visitBody, worldProjected, type ApiAnswer, type World, type WorldUser } from './support/world.js';
 
 /*
  * Issue 17, "done when": as each role, the worst inputs the schemas allow (the
@@ -30,11 +25,9 @@ import { FAULTS_TOKEN_SECRET, api, createWorld, visitBody, worldProjected, type 
  */
 
 let database: LogDatabase;
-let redis: PrivateRedis;
+let roles: RoleEnvironment;
 let pool: pg.Pool;
 let store: PostgresEventStore;
-let dataDir: string;
-let env: Record<string, string>;
 let base: string;
 let projections: RoleProcess;
 let world: World;
@@ -42,26 +35,15 @@ let adminPlus: WorldUser;
 let technicien: WorldUser;
 const figures: Record<string, unknown> = {};
 
-const PASSWORD = 'Faults-2026!';
-
 beforeAll(async () => {
   database = await startLogDatabase({ poolSize: 4, notify: false });
   ({ pool, store } = database);
-  const { url } = database.db;
-  redis = await startPrivateRedis();
   world = await createWorld(pool, store, { technicians: 1 });
   technicien = world.technicians[0]!;
-  const userId = randomUUID();
-  await handleCreateStaffUser({ context: { store, newId: randomUUID, waitForProjection: async () => true }, db: pool, actor: { userId: null, userName: 'système', correlationId: randomUUID() }, now: new Date() }, {
-    userId,
-    fields: { nom: 'Durand', prenom: 'Plateforme', email: `plateforme.${userId.slice(0, 8)}@faults.test`, telephone: '0600000000', role: 'admin_plus', agence_id: world.agenceId },
-    password: PASSWORD,
-  });
-  adminPlus = { id: userId, token: await createTokenService({ secret: FAULTS_TOKEN_SECRET, ttlHours: 2 }).sign({ sub: userId }), role: 'admin_plus', prenom: 'Plateforme' };
-  dataDir = await mkdtemp(join(tmpdir(), 'fsm-faults-worst-'));
-  env = { DATABASE_URL: url, DATA_DIR: dataDir, TOKEN_SECRET: FAULTS_TOKEN_SECRET, REDIS_URL: redis.url };
-  projections = startProcess('projections/src/main.ts', { ...env, LOG_LEVEL: 'warn' }, 'projections');
-  ({ url: base } = await startApiProcess(env, await freePort()));
+  adminPlus = await addWorldUser(pool, store, world.agenceId, 'admin_plus', 'Plateforme');
+  roles = await startRoleEnvironment(database.db.url, 'worst');
+  projections = startProcess('projections/src/main.ts', { ...roles.env, LOG_LEVEL: 'warn' }, 'projections');
+  ({ url: base } = await startApiProcess(roles.env, await freePort()));
   await worldProjected(pool, world);
   await until(async () => (await api(base, adminPlus.token, 'GET', '/api/metiers')).status === 200, 'admin_plus to be known', 60_000, 100);
 }, 180_000);
@@ -69,8 +51,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await killAllStarted();
   await database?.close();
-  await redis?.destroy();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await roles?.close();
 });
 
 /** The longest text of `length` characters a user could type: accents, apostrophes and an emoji. */
@@ -181,11 +162,11 @@ describe('the worst inputs the schemas allow, as each role', () => {
 
     // Télésurveillance: an account created and assigned by admin_plus, its form with the longest fields.
     const email = `veille.${randomUUID().slice(0, 8)}@faults.test`;
-    const accountId = (await accepted('télésurveillance account', api(base, adminPlus.token, 'POST', '/api/telesurv', { nom: longest(255), email, telephone: '0600000000', motdepasse: PASSWORD }))).id as string;
+    const accountId = (await accepted('télésurveillance account', api(base, adminPlus.token, 'POST', '/api/telesurv', { nom: longest(255), email, telephone: '0600000000', motdepasse: WORLD_PASSWORD }))).id as string;
     await accepted('assigned to the agency', api(base, adminPlus.token, 'PUT', `/api/telesurv/${accountId}/agences`, { agences: [world.agenceId] }));
     const login = await until(
       async () => {
-        const res = await api(base, null, 'POST', '/api/login', { email, motdepasse: PASSWORD });
+        const res = await api(base, null, 'POST', '/api/login', { email, motdepasse: WORLD_PASSWORD });
         return res.status === 200 ? (res.body as { token: string }) : undefined;
       },
       'the télésurveillance account to sign in',
@@ -213,7 +194,7 @@ describe('the worst inputs the schemas allow, as each role', () => {
   it('survive a rebuild: `npm run rebuild` completes and gives the same rows, sign-in works after it', { timeout: 300_000 }, async () => {
     const before = await snapshotReadModels(pool);
     const started = Date.now();
-    const rebuild = startProcess('projections/src/rebuild-cli.ts', { ...env, LOG_LEVEL: 'warn' }, 'rebuild');
+    const rebuild = startProcess('projections/src/rebuild-cli.ts', { ...roles.env, LOG_LEVEL: 'warn' }, 'rebuild');
     const { code } = await rebuild.exited;
     expect(code, rebuild.output()).toBe(0);
     figures.secondsToRebuild = Math.round((Date.now() - started) / 1000);

@@ -47,6 +47,7 @@ export interface WorldUser {
   token: string;
   role: Role;
   prenom: string;
+  email: string;
 }
 
 export interface World {
@@ -63,7 +64,6 @@ export async function createWorld(pool: pg.Pool, store: EventStore, options: { t
   const context: CommandContext = { store, newId: randomUUID, waitForProjection: async () => true };
   const system: Actor = { userId: null, userName: 'système', correlationId: randomUUID() };
   const at = new Date().toISOString();
-  const tokens = createTokenService({ secret: FAULTS_TOKEN_SECRET, ttlHours: 2 });
 
   const agenceId = randomUUID();
   await execute(
@@ -114,19 +114,24 @@ export async function createWorld(pool: pg.Pool, store: EventStore, options: { t
     (r) => installationEventSchema.parse({ type: r.type, data: r.data }),
   );
 
-  const user = async (role: StaffRole, prenom: string): Promise<WorldUser> => {
-    const userId = randomUUID();
-    await handleCreateStaffUser({ context, db: pool, actor: system, now: new Date() }, {
-      userId,
-      fields: { nom: 'Durand', prenom, email: `${prenom.toLowerCase()}.${userId.slice(0, 8)}@faults.test`, telephone: '0600000000', role, agence_id: agenceId },
-      password: 'Faults-2026!',
-    });
-    return { id: userId, token: await tokens.sign({ sub: userId }), role, prenom };
-  };
-  const admin = await user('admin', 'Admin');
+  const admin = await addWorldUser(pool, store, agenceId, 'admin', 'Admin');
   const technicians: WorldUser[] = [];
-  for (let index = 0; index < (options.technicians ?? 3); index++) technicians.push(await user('technicien', `Tech${index + 1}`));
+  for (let index = 0; index < (options.technicians ?? 3); index++) technicians.push(await addWorldUser(pool, store, agenceId, 'technicien', `Tech${index + 1}`));
   return { agenceId, installationId, admin, technicians };
+}
+
+/** The password of every user a fault test creates. */
+export const WORLD_PASSWORD = 'Faults-2026!';
+
+/** A staff user of the agency, written by the product's command (e-mail `<prenom>.<id>@faults.test`), with a signed token. */
+export async function addWorldUser(pool: pg.Pool, store: EventStore, agenceId: string, role: StaffRole, prenom: string): Promise<WorldUser> {
+  const userId = randomUUID();
+  const email = `${prenom.toLowerCase()}.${userId.slice(0, 8)}@faults.test`;
+  await handleCreateStaffUser(
+    { context: { store, newId: randomUUID, waitForProjection: async () => true }, db: pool, actor: { userId: null, userName: 'système', correlationId: randomUUID() }, now: new Date() },
+    { userId, fields: { nom: 'Durand', prenom, email, telephone: '0600000000', role, agence_id: agenceId }, password: WORLD_PASSWORD },
+  );
+  return { id: userId, token: await createTokenService({ secret: FAULTS_TOKEN_SECRET, ttlHours: 2 }).sign({ sub: userId }), role, prenom, email };
 }
 
 /** Waits until the read models show the world (a projections process must run). */
