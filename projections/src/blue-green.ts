@@ -1,5 +1,6 @@
 import type { PoolClient, QueryConfig } from 'pg';
 import type { Projector } from './projector.js';
+import { withQuery } from './query-proxy.js';
 
 /*
  * Blue/green rebuild (docs/operations.md). A rebuild builds the read models
@@ -52,15 +53,7 @@ function clientInSchema(tx: PoolClient, rewrite: (text: string) => string, schem
     }
     return config;
   };
-  return new Proxy(tx, {
-    get(target, property) {
-      if (property === 'query') {
-        return (...args: unknown[]) => (target.query as (...a: unknown[]) => unknown)(rewriteConfig(args[0]), ...args.slice(1));
-      }
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
-  });
+  return withQuery(tx, (query, config, ...rest) => query(rewriteConfig(config), ...rest));
 }
 
 /**

@@ -4,6 +4,7 @@ import type pg from 'pg';
 import type { QueryResult } from 'pg';
 import { LeasedConsumer, isLeaseLost, leaseName, type EventStore, type LeaderSession, type Position, type RecordedEvent, type SubscriptionBatch } from '@fsm/eventstore';
 import { RETIRED_SCHEMA, SHADOW_SCHEMA, projectorsInSchema, shadowRunnerName, tablesOf } from './blue-green.js';
+import { withQuery } from './query-proxy.js';
 import type { Projector } from './projector.js';
 import { RUNNER_SCHEMA, STOPPED_PROJECTORS_DDL, readStoppedProjectors, type StoppedProjector } from './stopped-projectors.js';
 
@@ -86,18 +87,10 @@ const IN_FAILED_TRANSACTION = '25P02';
  */
 function oneQueryAtATime(client: pg.PoolClient): pg.PoolClient {
   let tail: Promise<unknown> = Promise.resolve();
-  return new Proxy(client, {
-    get(target, property) {
-      if (property === 'query') {
-        return (...args: unknown[]) => {
-          const run = tail.then(() => (target.query as (...a: unknown[]) => Promise<unknown>)(...args));
-          tail = run.catch(() => undefined);
-          return run;
-        };
-      }
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-    },
+  return withQuery(client, (query, ...args) => {
+    const run = tail.then(() => query(...args));
+    tail = run.catch(() => undefined);
+    return run;
   });
 }
 
