@@ -32,9 +32,30 @@ async function lastAllocation(store: EventStore, stream: string): Promise<Record
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function allocateNumChrono(caller: Pick<CommandCaller, 'context' | 'actor'>, request: ChronoRequest): Promise<string> {
-  const { context, actor } = caller;
+/**
+ * The draws in progress in this process, per counter: openings of one process
+ * draw one after the other, so only other processes race them. Fifty
+ * openings at once in one process used to exhaust the attempts and answer 409
+ * to a user who had conflicted with nobody (faults/contention).
+ */
+const drawing = new Map<string, Promise<unknown>>();
+
+function oneDrawAtATime<T>(stream: string, draw: () => Promise<T>): Promise<T> {
+  const run = (drawing.get(stream) ?? Promise.resolve()).then(draw, draw);
+  const settled = run.catch(() => undefined);
+  drawing.set(stream, settled);
+  void settled.then(() => {
+    if (drawing.get(stream) === settled) drawing.delete(stream);
+  });
+  return run;
+}
+
+export function allocateNumChrono(caller: Pick<CommandCaller, 'context' | 'actor'>, request: ChronoRequest): Promise<string> {
   const stream = chronoStreamId(request.agencyCode, request.year);
+  return oneDrawAtATime(stream, () => draw(caller, stream, request));
+}
+
+async function draw({ context, actor }: Pick<CommandCaller, 'context' | 'actor'>, stream: string, request: ChronoRequest): Promise<string> {
   for (let attempt = 1; ; attempt++) {
     const last = await lastAllocation(context.store, stream);
     const seq = last === null ? 1 : parseRecorded(ChronoAllocatedSchema, last).data.seq + 1;
