@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TicketEventSchema, parseRecorded, ticketStreamId, type TicketEvent } from '@fsm/contracts';
+import { ticketEventSchema, parseRecorded, ticketStreamId, type TicketEvent } from '@fsm/contracts';
 import { createPostgresEventStore, type PostgresEventStore, type RecordedEvent } from '@fsm/eventstore';
 import { ticketDecider, type TicketState } from '@fsm/command-api/test-support';
 import { recordFigures } from './support/figures.js';
@@ -179,7 +179,7 @@ describe('50 clients, 20 tickets, 30 seconds of conflicting commands', () => {
     for (const ticketId of tickets) {
       const stream: RecordedEvent[] = await store.readStream(ticketStreamId(ticketId));
       events += stream.length;
-      const domainEvents = stream.map((recorded) => parseRecorded(TicketEventSchema, recorded));
+      const domainEvents = stream.map((recorded) => parseRecorded(ticketEventSchema, recorded));
       const markers = domainEvents.map(markerOf).filter((marker): marker is string => marker !== null);
       const mine = sent.filter((s) => s.ticketId === ticketId);
       // Applied: its event is there, once. Refused: nowhere.

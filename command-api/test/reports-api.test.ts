@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TicketReportsAnswerSchema, reportStreamId, ticketStreamId, type TicketReportsAnswer } from '@fsm/contracts';
+import { ticketReportsAnswerSchema, reportStreamId, ticketStreamId, type TicketReportsAnswer } from '@fsm/contracts';
 import type { RecordedEvent } from '@fsm/eventstore';
 import { createQueues } from '@fsm/workers';
 import { startWorkers, type RunningWorkers } from '@fsm/workers';
@@ -275,7 +275,7 @@ describe('POST /api/reports/send-email and the closing flow', () => {
     const statuses = async () => Object.fromEntries((await reports()).reports[0]!.emails.map((email) => [email.email, email.status]));
     await until(async () => JSON.stringify(await statuses()) === JSON.stringify({ 'claire@example.fr': 'sent', 'inconnu@example.fr': 'failed' }));
     const answer = await reports();
-    expect(TicketReportsAnswerSchema.parse(answer)).toEqual(answer);
+    expect(ticketReportsAnswerSchema.parse(answer)).toEqual(answer);
     expect(answer.reports).toHaveLength(1);
     expect(answer.reports[0]).toMatchObject({ intervention_id: null, status: 'generated', filename });
     const [claire, inconnu] = answer.reports[0]!.emails.sort((a, b) => a.email.localeCompare(b.email));

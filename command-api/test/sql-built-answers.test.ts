@@ -23,7 +23,7 @@ import {
   type StatsCsvItem,
   type StatsTicketsFilters,
 } from '@fsm/projections';
-import { TicketListAnswerSchema } from '../src/routes/tickets/ticket-route-schemas.js';
+import { ticketListAnswerSchema } from '../src/routes/tickets/ticket-route-schemas.js';
 import { createTwoAgencyWorld, type ApiHarness, type TestUser, type TwoAgencyWorld } from '../src/test-support/api-harness.js';
 import { ticketSeed } from './stats/ticket-seed.js';
 
@@ -56,7 +56,7 @@ const technicien = { id: randomUUID(), prenom: 'Léa', nom: 'Martin' };
 function oldSerializer(schema: z.ZodType): (data: unknown) => string {
   return serializerCompiler({ schema, method: 'GET', url: '/' } as never) as (data: unknown) => string;
 }
-const oldTicketList = oldSerializer(TicketListAnswerSchema);
+const oldTicketList = oldSerializer(ticketListAnswerSchema);
 const oldStats = oldSerializer(statsTicketsResponseSchema);
 
 /** The old list answer for the tickets of `body`, in its order: each ticket mapped by toTicket (findTicket), through the zod serializer. */
@@ -242,7 +242,7 @@ describe('GET /api/tickets and /api/tickets/clos', () => {
     const res = await h.request(users.adminPlus, { method: 'GET', url: '/api/tickets/clos?date_debut=2025-01-01' });
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     const body = res.json();
-    expect(TicketListAnswerSchema.parse(body)).toEqual(body);
+    expect(ticketListAnswerSchema.parse(body)).toEqual(body);
     const photos = body.tickets.map((ticket: { photo: string | null }) => ticket.photo).filter(Boolean);
     expect(photos).toContain(`/api/files/${encodeURIComponent("it's(1)*!~-_.png")}`);
     expect(JSON.parse(await answer(users.adminPlus, '/api/tickets')).tickets.map((t: { photo: string | null }) => t.photo)).toContain(

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TICKET_MESSAGES as M, TicketSchema } from '@fsm/contracts';
+import { TICKET_MESSAGES as M, ticketSchema } from '@fsm/contracts';
 import { createApiHarness, type ApiHarness, type TestUser } from '../src/test-support/api-harness.js';
 import { TECHNICIEN_NOT_IN_AGENCE } from '../src/commands/tickets/ticket-command-support.js';
 import { createWorld, openTicketId, ticketStream, visitBody, type World } from './tickets-fixtures.js';
@@ -43,7 +43,7 @@ describe('the whole flow over HTTP', () => {
     const id = await openOn10January();
     const taken = await take(tech, id);
     expect(taken.statusCode).toBe(200);
-    expect(TicketSchema.parse(taken.json())).toMatchObject({ id, statut: 'en_cours', id_technicien: tech.id, technicien_prenom: 'technicien' });
+    expect(ticketSchema.parse(taken.json())).toMatchObject({ id, statut: 'en_cours', id_technicien: tech.id, technicien_prenom: 'technicien' });
 
     const closed = await close(tech, id, visitBody({ arrive_at: '2026-01-10T08:00', date_cloture: '2026-01-10T09:15', devis: 1 }));
     expect(closed.statusCode).toBe(200);

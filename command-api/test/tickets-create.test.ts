@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TICKET_MESSAGES as M, NUM_CHRONO_PATTERN, TicketCreateResponseSchema, chronoStreamId, installationStreamId, ticketAgencyCode } from '@fsm/contracts';
+import { TICKET_MESSAGES as M, NUM_CHRONO_PATTERN, ticketCreateResponseSchema, chronoStreamId, installationStreamId, ticketAgencyCode } from '@fsm/contracts';
 import { commandContext } from '../src/commands/command-context.js';
 import { createApiHarness, type ApiHarness, type TestUser } from '../src/test-support/api-harness.js';
 import { PHOTO_TOO_LARGE } from '../src/files/uploads.js';
@@ -61,7 +61,7 @@ describe('POST /api/tickets/manual/ticket-create', () => {
   it('opens a ticket with the installation facts of the day, a readable number and the spec answer', async () => {
     const res = await createTicket(h, tech, fields(), pngFile());
     expect(res.statusCode).toBe(201);
-    const body = TicketCreateResponseSchema.parse(res.json());
+    const body = ticketCreateResponseSchema.parse(res.json());
     expect(body).toMatchObject({ success: true, message: 'Le ticket a bien été enregistré.' });
     expect(body.num_chrono).toMatch(NUM_CHRONO_PATTERN);
     expect(body.num_chrono.startsWith(`LYO-${new Date().getFullYear()}-`)).toBe(true);

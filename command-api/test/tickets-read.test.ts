@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TICKET_MESSAGES as M, TicketSchema, ticketLocalDate } from '@fsm/contracts';
+import { TICKET_MESSAGES as M, ticketSchema, ticketLocalDate } from '@fsm/contracts';
 import { createApiHarness, type ApiHarness, type TestUser } from '../src/test-support/api-harness.js';
-import { TicketListAnswerSchema } from '../src/routes/tickets/ticket-route-schemas.js';
+import { ticketListAnswerSchema } from '../src/routes/tickets/ticket-route-schemas.js';
 import { createWorld, openTicketId, visitBody, type World } from './tickets-fixtures.js';
 
 const DAY_MS = 86_400_000;
@@ -51,7 +51,7 @@ const ids = (tickets: { id: string }[]) => tickets.map((ticket) => ticket.id);
 async function list(user: TestUser, url: string): Promise<{ id: string; statut: string }[]> {
   const res = await h.request(user, { method: 'GET', url });
   expect(res.statusCode, url).toBe(200);
-  return TicketListAnswerSchema.parse(res.json()).tickets;
+  return ticketListAnswerSchema.parse(res.json()).tickets;
 }
 
 describe('GET /api/tickets (open tickets)', () => {
@@ -116,8 +116,8 @@ describe('GET /api/tickets/{id} and /interventions', () => {
     const res = await h.request(tech, { method: 'GET', url: `/api/tickets/${t.intervention}` });
     expect(res.statusCode).toBe(200);
     const ticket = res.json();
-    for (const field of Object.keys(TicketSchema.shape)) expect(ticket, field).toHaveProperty(field);
-    expect(TicketSchema.parse(ticket)).toMatchObject({ statut: 'intervention', interventions_supp_count: 1, interventions_count: 1, devis: 1 });
+    for (const field of Object.keys(ticketSchema.shape)) expect(ticket, field).toHaveProperty(field);
+    expect(ticketSchema.parse(ticket)).toMatchObject({ statut: 'intervention', interventions_supp_count: 1, interventions_count: 1, devis: 1 });
     const elapsed = Math.floor((Date.now() - Date.parse(ticket.created_at)) / 60_000);
     expect(Math.abs(ticket.minutes_ecoulees - elapsed)).toBeLessThanOrEqual(1);
     const visits = await h.request(tech, { method: 'GET', url: `/api/tickets/${t.intervention}/interventions` });

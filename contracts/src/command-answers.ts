@@ -17,11 +17,11 @@ export const POSITION_HEADER = 'x-position';
 export const READ_MODELS_LATE_MESSAGE = 'Votre modification est enregistrée ; l’affichage sera mis à jour dans quelques instants.';
 
 /** Added to the spec's answer (an object) of a 202; every field of the spec's answer stays. */
-export const PendingReadSchema = z.object({
+export const pendingReadSchema = z.object({
   position: z.string().max(200),
   message: z.string().max(200),
 });
-export type PendingRead = z.infer<typeof PendingReadSchema>;
+export type PendingRead = z.infer<typeof pendingReadSchema>;
 /** The field of the answer that carries it (`message` is taken by some spec answers). */
 export const PENDING_READ_FIELD = 'pending';
 

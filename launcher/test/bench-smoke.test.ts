@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChronoAllocatedSchema, TicketEventSchema, parseNumChrono } from '@fsm/contracts';
+import { chronoAllocatedSchema, ticketEventSchema, parseNumChrono } from '@fsm/contracts';
 import { createPostgresEventStore } from '@fsm/eventstore';
 import { createTestDatabase, type TestDatabase } from '@fsm/eventstore/test-support';
 import { ProjectionRunner, RUNNER_SCHEMA, eventByEvent, readModelProjectors, type Projector } from '@fsm/projections';
@@ -46,7 +46,7 @@ function ticketStates(): Map<string, TicketState> {
   const states = new Map<string, TicketState>();
   for (const row of events.filter((e) => e.stream_id.startsWith('ticket-'))) {
     const previous = states.get(row.stream_id) ?? ticketDecider.initialState;
-    const next = ticketDecider.evolve(previous, TicketEventSchema.parse({ type: row.type, data: row.data }));
+    const next = ticketDecider.evolve(previous, ticketEventSchema.parse({ type: row.type, data: row.data }));
     // evolve answers the same state for an event that does not fit: the generator must never write one.
     if (next === previous) throw new Error(`${row.type} does not fit ${previous.status} in ${row.stream_id}`);
     states.set(row.stream_id, next);
@@ -81,7 +81,7 @@ describe('bench seed at a tiny N', () => {
     const chrono = events.filter((e) => e.stream_id.startsWith('chrono-'));
     expect(chrono).toHaveLength(400);
     for (const row of chrono) {
-      const { seq, ticketId } = ChronoAllocatedSchema.parse({ type: row.type, data: row.data }).data;
+      const { seq, ticketId } = chronoAllocatedSchema.parse({ type: row.type, data: row.data }).data;
       expect(seq).toBe(Number(row.stream_version) + 1);
       const parts = parseNumChrono(opened.get(ticketId) ?? '');
       expect(parts && `chrono-${parts.agencyCode}-${parts.year}`).toBe(row.stream_id);

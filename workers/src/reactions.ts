@@ -1,4 +1,4 @@
-import { ReportEventSchema, TICKET_STREAM_CATEGORY, TicketEventSchema, parseRecorded } from '@fsm/contracts';
+import { reportEventSchema, TICKET_STREAM_CATEGORY, ticketEventSchema, parseRecorded } from '@fsm/contracts';
 import { categoryOf, type RecordedEvent } from '@fsm/eventstore';
 import { SEND_REPORT_EMAIL_JOB } from './email/email-processor.js';
 import type { JobRequest, Reaction } from './reactor.js';
@@ -36,7 +36,7 @@ export const reportOnVisit: Reaction = {
     if (categoryOf(event.streamId) !== TICKET_STREAM_CATEGORY) return [];
     const ticketId = event.streamId.slice(TICKET_STREAM_CATEGORY.length + 1);
     if (event.type === 'TicketClosed') return [renderJob(event.id, ticketId, null)];
-    const visit = parsedOrNull(TicketEventSchema, event);
+    const visit = parsedOrNull(ticketEventSchema, event);
     return visit?.type === 'ReinterventionRecorded' ? [renderJob(event.id, ticketId, visit.data.interventionId)] : [];
   },
 };
@@ -46,7 +46,7 @@ export const reportOnRequest: Reaction = {
   name: 'reportOnRequest',
   handles: ['ReportRequested'],
   jobsFor(event) {
-    const request = parsedOrNull(ReportEventSchema, event);
+    const request = parsedOrNull(reportEventSchema, event);
     if (request?.type !== 'ReportRequested') return [];
     const { reportId, ticketId, interventionId } = request.data;
     const job = renderJob(reportId, ticketId, interventionId);
@@ -60,7 +60,7 @@ export const emailOnRequest: Reaction = {
   name: 'emailOnRequest',
   handles: ['ReportEmailRequested'],
   jobsFor(event) {
-    const request = parsedOrNull(ReportEventSchema, event);
+    const request = parsedOrNull(reportEventSchema, event);
     if (request?.type !== 'ReportEmailRequested') return [];
     return [{ queue: 'emails', name: SEND_REPORT_EMAIL_JOB, jobId: `email-${event.id}`, data: { reportId: request.data.reportId, requestEventId: event.id } }];
   },

@@ -1,5 +1,5 @@
 import type { RawData, WebSocket } from 'ws';
-import { LIVE_AUTH_TIMEOUT_MS, LIVE_SESSION_ENDED_CLOSE_CODE, LiveAuthMessageSchema, UnauthorizedError } from '@fsm/contracts';
+import { LIVE_AUTH_TIMEOUT_MS, LIVE_SESSION_ENDED_CLOSE_CODE, liveAuthMessageSchema, UnauthorizedError } from '@fsm/contracts';
 import type { Position } from '@fsm/eventstore';
 import type { ChangedIdScope } from '@fsm/projections';
 import { inScope, scopeOf, type Principal } from '../auth/principal.js';
@@ -330,7 +330,7 @@ function streamName(id: string, scope: ChangedIdScope | undefined): string {
 function authToken(data: RawData): string | null {
   try {
     const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
-    const parsed = LiveAuthMessageSchema.safeParse(JSON.parse(text));
+    const parsed = liveAuthMessageSchema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data.token : null;
   } catch {
     return null;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualTicketCreateBodySchema, PublicTicketCreateBodySchema } from '@fsm/contracts';
+import { manualTicketCreateBodySchema, publicTicketCreateBodySchema } from '@fsm/contracts';
 import type { InjectOptions } from 'fastify';
 import type { RouteCatalogueEntry } from '../../src/app.js';
 import { API_DOCS_PREFIX } from '../../src/app.js';
@@ -29,8 +29,8 @@ import { arbitraryOf, inputJsonSchema, mutate, withPrototypePollution } from './
 const RUNS_PER_ROUTE = Number(process.env.HOSTILE_RUNS ?? 25);
 /** Routes whose body is multipart (not in the route schema): the contracts schema of their text fields. */
 const MULTIPART_BODIES: Record<string, unknown> = {
-  'POST /api/tickets/manual/ticket-create': ManualTicketCreateBodySchema,
-  'POST /api/public/ticket-create': PublicTicketCreateBodySchema,
+  'POST /api/tickets/manual/ticket-create': manualTicketCreateBodySchema,
+  'POST /api/public/ticket-create': publicTicketCreateBodySchema,
 };
 /** Not HTTP request/response routes. */
 const SKIPPED = new Set(['GET /ws']);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TicketSummaryResponseSchema, type TicketSummaryResponse } from '@fsm/contracts';
+import { ticketSummaryResponseSchema, type TicketSummaryResponse } from '@fsm/contracts';
 import { createTwoAgencyWorld, type ApiHarness, type TestUser, type TwoAgencyWorld } from '../../src/test-support/api-harness.js';
 import { ticketSeed } from './ticket-seed.js';
 
@@ -55,7 +55,7 @@ describe('GET /api/tickets/summary', () => {
     const tech = await h.createUser({ role: 'technicien', agenceId: lyon });
     const { status, body } = await summary(tech);
     expect(status).toBe(200);
-    expect(TicketSummaryResponseSchema.parse(body)).toEqual(body);
+    expect(ticketSummaryResponseSchema.parse(body)).toEqual(body);
     expect(body).toEqual({
       counts: { clos: 2, urgent: 1, intervention: 1, ouvert: 2, en_cours: 1, devis_attente: 1, clos_devis_attente: 1 },
       stats: {

@@ -24,13 +24,13 @@ const sessionToken = z
  * proof (as in OAuth token revocation, RFC 7009), so the browser can send it
  * after it has already forgotten the session locally.
  */
-export const LogoutBodySchema = z.object({ token: sessionToken });
-export type LogoutBody = z.infer<typeof LogoutBodySchema>;
-export const LogoutResponseSchema = z.object({ success: z.literal(true) });
+export const logoutBodySchema = z.object({ token: sessionToken });
+export type LogoutBody = z.infer<typeof logoutBodySchema>;
+export const logoutResponseSchema = z.object({ success: z.literal(true) });
 
 /** The first message of a live-update socket: its session token (GET /ws carries none in its URL). */
-export const LiveAuthMessageSchema = z.object({ type: z.literal('auth'), token: sessionToken });
-export type LiveAuthMessage = z.infer<typeof LiveAuthMessageSchema>;
+export const liveAuthMessageSchema = z.object({ type: z.literal('auth'), token: sessionToken });
+export type LiveAuthMessage = z.infer<typeof liveAuthMessageSchema>;
 
 /**
  * Close code of a live socket whose session is refused or has ended (revoked,

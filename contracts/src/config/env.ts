@@ -69,7 +69,7 @@ const trustProxy = z
 /** The leader lease's bounds (ms): the env's and the consumer's own check (eventstore/src/consumer). */
 export const LEADER_LEASE_MS = { min: 1_000, max: 120_000, default: 10_000 } as const;
 
-export const EnvSchema = z.object({
+export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -99,7 +99,7 @@ export const EnvSchema = z.object({
   LEADER_LEASE_MS: z.coerce.number().int().min(LEADER_LEASE_MS.min).max(LEADER_LEASE_MS.max).default(LEADER_LEASE_MS.default),
 });
 
-export type Env = Omit<z.infer<typeof EnvSchema>, 'PUBLIC_URL'> & { PUBLIC_URL: string };
+export type Env = Omit<z.infer<typeof envSchema>, 'PUBLIC_URL'> & { PUBLIC_URL: string };
 
 export class EnvError extends Error {
   readonly problems: string[];
@@ -113,7 +113,7 @@ export class EnvError extends Error {
 /** Parses the environment; throws one EnvError listing every bad key. */
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ''));
-  const result = EnvSchema.safeParse(cleaned);
+  const result = envSchema.safeParse(cleaned);
   if (result.success) {
     if (result.data.NODE_ENV === 'production' && !result.data.TOKEN_SECRET) {
       throw new EnvError(['TOKEN_SECRET: obligatoire en production']);

@@ -19,27 +19,27 @@ export function exportStreamId(exportId: string): string {
 }
 
 export const EXPORT_KINDS = ['stats-tickets', 'qrcodes'] as const;
-export const ExportKindSchema = z.enum(EXPORT_KINDS);
-export type ExportKind = z.infer<typeof ExportKindSchema>;
+export const exportKindSchema = z.enum(EXPORT_KINDS);
+export type ExportKind = z.infer<typeof exportKindSchema>;
 
 /** The agencies the file covers, resolved from the caller's permissions when asked: 'all' or a list of ids. */
-export const ExportScopeSchema = z.union([z.literal('all'), z.array(uuid)]);
-export type ExportScope = z.infer<typeof ExportScopeSchema>;
+export const exportScopeSchema = z.union([z.literal('all'), z.array(uuid)]);
+export type ExportScope = z.infer<typeof exportScopeSchema>;
 
 /** Statistics: the window already filled in (default window applied by the API), as the inline route reads it. */
-export const StatsExportFiltersSchema = z.object({
+export const statsExportFiltersSchema = z.object({
   from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
   to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
   metier_id: uuid.optional(),
 });
-export type StatsExportFilters = z.infer<typeof StatsExportFiltersSchema>;
+export type StatsExportFilters = z.infer<typeof statsExportFiltersSchema>;
 
-export const ExportRequestedDataSchema = z.discriminatedUnion('kind', [
+export const exportRequestedDataSchema = z.discriminatedUnion('kind', [
   z.object({
     exportId: uuid,
     kind: z.literal('stats-tickets'),
-    scope: ExportScopeSchema,
-    filters: StatsExportFiltersSchema,
+    scope: exportScopeSchema,
+    filters: statsExportFiltersSchema,
     /** The instant the flags are computed at (fixed for the whole file) and the file is named after. */
     asOf: isoInstant,
     filename: z.string().min(5),
@@ -59,9 +59,9 @@ export const ExportRequestedDataSchema = z.discriminatedUnion('kind', [
   }),
 ]);
 
-export const ExportCompletedDataSchema = z.object({
+export const exportCompletedDataSchema = z.object({
   exportId: uuid,
-  kind: ExportKindSchema,
+  kind: exportKindSchema,
   filename: z.string().min(5),
   /** File-store reference (`<sha256>.csv`). */
   blobRef: z.string().min(5),
@@ -72,40 +72,40 @@ export const ExportCompletedDataSchema = z.object({
   completedAt: isoInstant,
 });
 
-export const ExportFailedDataSchema = z.object({
+export const exportFailedDataSchema = z.object({
   exportId: uuid,
-  kind: ExportKindSchema,
+  kind: exportKindSchema,
   error: z.string(),
   failedAt: isoInstant,
 });
 
-export const ExportRequestedSchema = z.object({ type: z.literal('ExportRequested'), data: ExportRequestedDataSchema });
-export const ExportCompletedSchema = z.object({ type: z.literal('ExportCompleted'), data: ExportCompletedDataSchema });
-export const ExportFailedSchema = z.object({ type: z.literal('ExportFailed'), data: ExportFailedDataSchema });
-export const ExportEventSchema = z.discriminatedUnion('type', [ExportRequestedSchema, ExportCompletedSchema, ExportFailedSchema]);
+export const exportRequestedSchema = z.object({ type: z.literal('ExportRequested'), data: exportRequestedDataSchema });
+export const exportCompletedSchema = z.object({ type: z.literal('ExportCompleted'), data: exportCompletedDataSchema });
+export const exportFailedSchema = z.object({ type: z.literal('ExportFailed'), data: exportFailedDataSchema });
+export const exportEventSchema = z.discriminatedUnion('type', [exportRequestedSchema, exportCompletedSchema, exportFailedSchema]);
 
-export type ExportEvent = z.infer<typeof ExportEventSchema>;
-export type ExportRequestedData = z.infer<typeof ExportRequestedDataSchema>;
-export type ExportCompletedData = z.infer<typeof ExportCompletedDataSchema>;
-export type ExportFailedData = z.infer<typeof ExportFailedDataSchema>;
+export type ExportEvent = z.infer<typeof exportEventSchema>;
+export type ExportRequestedData = z.infer<typeof exportRequestedDataSchema>;
+export type ExportCompletedData = z.infer<typeof exportCompletedDataSchema>;
+export type ExportFailedData = z.infer<typeof exportFailedDataSchema>;
 export const EXPORT_EVENT_TYPES = ['ExportRequested', 'ExportCompleted', 'ExportFailed'] as const satisfies readonly ExportEvent['type'][];
 
 // --- HTTP ---------------------------------------------------------------------
 
 /** POST /api/exports: the same filters as the inline routes (GET /api/stats/tickets.csv's query, POST /api/qrcodes/export's agence_id). */
-export const ExportRequestBodySchema = z.discriminatedUnion('kind', [
+export const exportRequestBodySchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('stats-tickets'), filters: statsTicketsQuerySchema.optional() }),
   z.object({ kind: z.literal('qrcodes'), filters: z.object({ agence_id: uuid.optional() }).optional() }),
 ]);
-export type ExportRequestBody = z.output<typeof ExportRequestBodySchema>;
+export type ExportRequestBody = z.output<typeof exportRequestBodySchema>;
 
-export const ExportStatusSchema = z.enum(['pending', 'running', 'done', 'failed']);
-export type ExportStatus = z.infer<typeof ExportStatusSchema>;
+export const exportStatusSchema = z.enum(['pending', 'running', 'done', 'failed']);
+export type ExportStatus = z.infer<typeof exportStatusSchema>;
 
-export const ExportStatusResponseSchema = z.object({
+export const exportStatusResponseSchema = z.object({
   id: uuid,
-  kind: ExportKindSchema,
-  status: ExportStatusSchema,
+  kind: exportKindSchema,
+  status: exportStatusSchema,
   /** 0–100; 100 once done. */
   progress: z.number().int().min(0).max(100),
   /** Data lines written so far (running) or in the file (done). */
@@ -115,10 +115,10 @@ export const ExportStatusResponseSchema = z.object({
   downloadUrl: z.string().nullable(),
   error: z.string().nullable(),
 });
-export type ExportStatusResponse = z.infer<typeof ExportStatusResponseSchema>;
+export type ExportStatusResponse = z.infer<typeof exportStatusResponseSchema>;
 
-export const ExportIdParamsSchema = z.object({ id: z.guid({ error: 'Export introuvable.' }) });
-export const ExportDownloadQuerySchema = z.object({ token: z.string().max(4096).optional() });
+export const exportIdParamsSchema = z.object({ id: z.guid({ error: 'Export introuvable.' }) });
+export const exportDownloadQuerySchema = z.object({ token: z.string().max(4096).optional() });
 
 export const EXPORT_MESSAGES = {
   notFound: 'Export introuvable.',

@@ -20,20 +20,20 @@ export function reportStreamId(reportId: string): string {
   return `${REPORT_STREAM_CATEGORY}-${reportId}`;
 }
 
-const ReportPersonSchema = z.object({ prenom: z.string(), nom: z.string() });
+const reportPersonSchema = z.object({ prenom: z.string(), nom: z.string() });
 
-export const ReportRequestedDataSchema = z.object({
+export const reportRequestedDataSchema = z.object({
   reportId: uuid,
   ticketId: uuid,
   /** null: the closure's report; else the re-intervention's. */
   interventionId: uuid.nullable(),
   /** Names as the UI sent them (audit only: the PDF prints the facts of the log). */
-  demandeur: ReportPersonSchema.extend({ email: z.string() }).nullable(),
-  technicien: ReportPersonSchema.nullable(),
+  demandeur: reportPersonSchema.extend({ email: z.string() }).nullable(),
+  technicien: reportPersonSchema.nullable(),
   requestedAt: isoInstant,
 });
 
-export const ReportGeneratedDataSchema = z.object({
+export const reportGeneratedDataSchema = z.object({
   reportId: uuid,
   ticketId: uuid,
   interventionId: uuid.nullable(),
@@ -54,7 +54,7 @@ export const ReportGeneratedDataSchema = z.object({
   generatedAt: isoInstant,
 });
 
-export const ReportGenerationFailedDataSchema = z.object({
+export const reportGenerationFailedDataSchema = z.object({
   reportId: uuid,
   ticketId: uuid,
   interventionId: uuid.nullable(),
@@ -62,14 +62,14 @@ export const ReportGenerationFailedDataSchema = z.object({
   failedAt: isoInstant,
 });
 
-export const ReportRecipientSchema = z.object({ email: z.string().min(3), nom: z.string(), prenom: z.string() });
-export type ReportRecipient = z.infer<typeof ReportRecipientSchema>;
+export const reportRecipientSchema = z.object({ email: z.string().min(3), nom: z.string(), prenom: z.string() });
+export type ReportRecipient = z.infer<typeof reportRecipientSchema>;
 
 /** One per recipient: the e-mail job and the sent-mail guard are keyed by this event's id. */
-export const ReportEmailRequestedDataSchema = z.object({
+export const reportEmailRequestedDataSchema = z.object({
   reportId: uuid,
   ticketId: uuid,
-  recipient: ReportRecipientSchema,
+  recipient: reportRecipientSchema,
   /** Facts printed in the subject and body, as they were when asked. */
   ticketNumber: z.string(),
   site: z.string(),
@@ -78,7 +78,7 @@ export const ReportEmailRequestedDataSchema = z.object({
   requestedAt: isoInstant,
 });
 
-export const ReportEmailedDataSchema = z.object({
+export const reportEmailedDataSchema = z.object({
   reportId: uuid,
   /** Id of the ReportEmailRequested event it answers. */
   requestEventId: uuid,
@@ -89,7 +89,7 @@ export const ReportEmailedDataSchema = z.object({
   sentAt: isoInstant,
 });
 
-export const ReportEmailFailedDataSchema = z.object({
+export const reportEmailFailedDataSchema = z.object({
   reportId: uuid,
   requestEventId: uuid,
   recipient: z.string(),
@@ -99,30 +99,30 @@ export const ReportEmailFailedDataSchema = z.object({
   failedAt: isoInstant,
 });
 
-export const ReportRequestedSchema = z.object({ type: z.literal('ReportRequested'), data: ReportRequestedDataSchema });
-export const ReportGeneratedSchema = z.object({ type: z.literal('ReportGenerated'), data: ReportGeneratedDataSchema });
-export const ReportGenerationFailedSchema = z.object({ type: z.literal('ReportGenerationFailed'), data: ReportGenerationFailedDataSchema });
-export const ReportEmailRequestedSchema = z.object({ type: z.literal('ReportEmailRequested'), data: ReportEmailRequestedDataSchema });
-export const ReportEmailedSchema = z.object({ type: z.literal('ReportEmailed'), data: ReportEmailedDataSchema });
-export const ReportEmailFailedSchema = z.object({ type: z.literal('ReportEmailFailed'), data: ReportEmailFailedDataSchema });
+export const reportRequestedSchema = z.object({ type: z.literal('ReportRequested'), data: reportRequestedDataSchema });
+export const reportGeneratedSchema = z.object({ type: z.literal('ReportGenerated'), data: reportGeneratedDataSchema });
+export const reportGenerationFailedSchema = z.object({ type: z.literal('ReportGenerationFailed'), data: reportGenerationFailedDataSchema });
+export const reportEmailRequestedSchema = z.object({ type: z.literal('ReportEmailRequested'), data: reportEmailRequestedDataSchema });
+export const reportEmailedSchema = z.object({ type: z.literal('ReportEmailed'), data: reportEmailedDataSchema });
+export const reportEmailFailedSchema = z.object({ type: z.literal('ReportEmailFailed'), data: reportEmailFailedDataSchema });
 
-export const ReportEventSchema = z.discriminatedUnion('type', [
-  ReportRequestedSchema,
-  ReportGeneratedSchema,
-  ReportGenerationFailedSchema,
-  ReportEmailRequestedSchema,
-  ReportEmailedSchema,
-  ReportEmailFailedSchema,
+export const reportEventSchema = z.discriminatedUnion('type', [
+  reportRequestedSchema,
+  reportGeneratedSchema,
+  reportGenerationFailedSchema,
+  reportEmailRequestedSchema,
+  reportEmailedSchema,
+  reportEmailFailedSchema,
 ]);
 
-export type ReportEvent = z.infer<typeof ReportEventSchema>;
+export type ReportEvent = z.infer<typeof reportEventSchema>;
 export type ReportEventType = ReportEvent['type'];
-export type ReportRequestedData = z.infer<typeof ReportRequestedDataSchema>;
-export type ReportGeneratedData = z.infer<typeof ReportGeneratedDataSchema>;
-export type ReportGenerationFailedData = z.infer<typeof ReportGenerationFailedDataSchema>;
-export type ReportEmailRequestedData = z.infer<typeof ReportEmailRequestedDataSchema>;
-export type ReportEmailedData = z.infer<typeof ReportEmailedDataSchema>;
-export type ReportEmailFailedData = z.infer<typeof ReportEmailFailedDataSchema>;
+export type ReportRequestedData = z.infer<typeof reportRequestedDataSchema>;
+export type ReportGeneratedData = z.infer<typeof reportGeneratedDataSchema>;
+export type ReportGenerationFailedData = z.infer<typeof reportGenerationFailedDataSchema>;
+export type ReportEmailRequestedData = z.infer<typeof reportEmailRequestedDataSchema>;
+export type ReportEmailedData = z.infer<typeof reportEmailedDataSchema>;
+export type ReportEmailFailedData = z.infer<typeof reportEmailFailedDataSchema>;
 
 export const REPORT_EVENT_TYPES = [
   'ReportRequested',

@@ -79,11 +79,11 @@ const flag = z.preprocess(
   z.enum(['true', 'false', '1', '0'], { error: 'isReintervention : true ou false attendu.' }).transform((value) => value === 'true' || value === '1'),
 );
 
-export const ReportPdfQuerySchema = z.object({ isReintervention: flag });
-export type ReportPdfQuery = z.infer<typeof ReportPdfQuerySchema>;
+export const reportPdfQuerySchema = z.object({ isReintervention: flag });
+export type ReportPdfQuery = z.infer<typeof reportPdfQuerySchema>;
 
 /** The `{ticketId}.pdf` path segment. */
-export const ReportPdfParamsSchema = z.object({
+export const reportPdfParamsSchema = z.object({
   file: z
     .string()
     .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.pdf$/i, { error: TICKET_MESSAGES.invalidId })
@@ -104,7 +104,7 @@ const optionalText = (max: number) => z.preprocess((value) => (value === null ? 
  * requester, the visit's technician): these are accepted, bounded, and the
  * names are kept in ReportRequested for audit.
  */
-export const ReportPdfBodySchema = z
+export const reportPdfBodySchema = z
   .object({
     signature: z
       .object({
@@ -117,25 +117,25 @@ export const ReportPdfBodySchema = z
   })
   .nullish()
   .transform((body) => body ?? {});
-export type ReportPdfBody = z.infer<typeof ReportPdfBodySchema>;
+export type ReportPdfBody = z.infer<typeof reportPdfBodySchema>;
 
-export const ReportPdfResponseSchema = z.object({ success: z.literal(true), downloadUrl: z.string(), filename: z.string() });
-export type ReportPdfResponse = z.infer<typeof ReportPdfResponseSchema>;
+export const reportPdfResponseSchema = z.object({ success: z.literal(true), downloadUrl: z.string(), filename: z.string() });
+export type ReportPdfResponse = z.infer<typeof reportPdfResponseSchema>;
 
 // ---------------------------------------------------------------------------
 // GET /api/reports/download/{filename}?token=
 // ---------------------------------------------------------------------------
 
-export const ReportDownloadParamsSchema = z.object({
+export const reportDownloadParamsSchema = z.object({
   filename: z.string().refine(isReportFilename, { error: REPORT_MESSAGES.invalidFilename }),
 });
-export const ReportDownloadQuerySchema = z.object({ token: z.string().max(4096).optional() });
+export const reportDownloadQuerySchema = z.object({ token: z.string().max(4096).optional() });
 
 // ---------------------------------------------------------------------------
 // POST /api/reports/send-email
 // ---------------------------------------------------------------------------
 
-export const ReportEmailRecipientBodySchema = z.object({
+export const reportEmailRecipientBodySchema = z.object({
   email: z
     .string({ error: REPORT_MESSAGES.invalidEmail })
     .trim()
@@ -146,9 +146,9 @@ export const ReportEmailRecipientBodySchema = z.object({
   prenom: optionalText(255).transform((value) => value ?? ''),
 });
 
-export const SendReportEmailBodySchema = z.object({
+export const sendReportEmailBodySchema = z.object({
   recipients: z
-    .array(ReportEmailRecipientBodySchema, { error: REPORT_MESSAGES.noRecipient })
+    .array(reportEmailRecipientBodySchema, { error: REPORT_MESSAGES.noRecipient })
     .min(1, { error: REPORT_MESSAGES.noRecipient })
     .max(REPORT_MAX_RECIPIENTS, { error: REPORT_MESSAGES.tooManyRecipients }),
   /** Shown by the UI; the e-mail prints the ticket's own facts. */
@@ -159,16 +159,16 @@ export const SendReportEmailBodySchema = z.object({
     .max(2048, { error: REPORT_MESSAGES.invalidDownloadUrl })
     .refine((url) => reportFilenameFromDownloadUrl(url) !== null, { error: REPORT_MESSAGES.invalidDownloadUrl }),
 });
-export type SendReportEmailBody = z.infer<typeof SendReportEmailBodySchema>;
+export type SendReportEmailBody = z.infer<typeof sendReportEmailBodySchema>;
 
-export const SendReportEmailResponseSchema = z.object({
+export const sendReportEmailResponseSchema = z.object({
   success: z.literal(true),
   /** Recipients newly queued by this call. */
   queued: z.number().int().nonnegative(),
   /** Recipients this report was already sent (or queued) to: not sent twice. */
   alreadyRequested: z.number().int().nonnegative(),
 });
-export type SendReportEmailResponse = z.infer<typeof SendReportEmailResponseSchema>;
+export type SendReportEmailResponse = z.infer<typeof sendReportEmailResponseSchema>;
 
 // ---------------------------------------------------------------------------
 // The e-mail (French)

@@ -20,14 +20,14 @@ export const REPORT_ERROR_TEXT_MAX = 1000;
 /** Longest part of the mail server's answer quoted to the user. */
 const SERVER_REPLY_MAX = 160;
 
-export const ReportEmailFailureSchema = z.object({
+export const reportEmailFailureSchema = z.object({
   reason: z.enum(REPORT_EMAIL_FAILURE_REASONS),
   /** The French sentence the ticket detail shows. */
   message: z.string(),
 });
-export type ReportEmailFailure = z.infer<typeof ReportEmailFailureSchema>;
+export type ReportEmailFailure = z.infer<typeof reportEmailFailureSchema>;
 
-export const TicketReportEmailSchema = z.object({
+export const ticketReportEmailSchema = z.object({
   /** The ReportEmailRequested event's id. */
   id: z.string(),
   email: z.string(),
@@ -37,11 +37,11 @@ export const TicketReportEmailSchema = z.object({
   requested_at: isoInstant,
   sent_at: isoInstant.nullable(),
   failed_at: isoInstant.nullable(),
-  failure: ReportEmailFailureSchema.nullable(),
+  failure: reportEmailFailureSchema.nullable(),
 });
-export type TicketReportEmail = z.infer<typeof TicketReportEmailSchema>;
+export type TicketReportEmail = z.infer<typeof ticketReportEmailSchema>;
 
-export const TicketReportSchema = z.object({
+export const ticketReportSchema = z.object({
   /** The visit event's id (TicketClosed or ReinterventionRecorded). */
   id: z.string(),
   /** null: the closure's report; else the re-intervention's. */
@@ -50,12 +50,12 @@ export const TicketReportSchema = z.object({
   filename: z.string().nullable(),
   generated_at: isoInstant.nullable(),
   /** The latest request per recipient, in the order they were asked. */
-  emails: z.array(TicketReportEmailSchema),
+  emails: z.array(ticketReportEmailSchema),
 });
-export type TicketReport = z.infer<typeof TicketReportSchema>;
+export type TicketReport = z.infer<typeof ticketReportSchema>;
 
-export const TicketReportsAnswerSchema = z.object({ reports: z.array(TicketReportSchema) });
-export type TicketReportsAnswer = z.infer<typeof TicketReportsAnswerSchema>;
+export const ticketReportsAnswerSchema = z.object({ reports: z.array(ticketReportSchema) });
+export type TicketReportsAnswer = z.infer<typeof ticketReportsAnswerSchema>;
 
 // ---------------------------------------------------------------------------
 // Why an e-mail failed, in French

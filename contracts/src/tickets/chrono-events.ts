@@ -15,16 +15,16 @@ export function chronoStreamId(agencyCode: string, year: number): string {
   return `${CHRONO_STREAM_CATEGORY}-${agencyCode}-${year}`;
 }
 
-export const ChronoAllocatedDataSchema = z.object({
+export const chronoAllocatedDataSchema = z.object({
   /** 1 for the first ticket of the code and year, then 2, 3, ... with no reuse. */
   seq: z.int().positive(),
   /** The ticket the number was drawn for. */
   ticketId: z.string().min(1),
 });
 
-export const ChronoAllocatedSchema = z.object({ type: z.literal('ChronoAllocated'), data: ChronoAllocatedDataSchema });
-export const ChronoEventSchema = ChronoAllocatedSchema;
+export const chronoAllocatedSchema = z.object({ type: z.literal('ChronoAllocated'), data: chronoAllocatedDataSchema });
+export const chronoEventSchema = chronoAllocatedSchema;
 
-export type ChronoAllocated = z.infer<typeof ChronoAllocatedSchema>;
+export type ChronoAllocated = z.infer<typeof chronoAllocatedSchema>;
 export type ChronoAllocatedData = ChronoAllocated['data'];
 export type ChronoEvent = ChronoAllocated;

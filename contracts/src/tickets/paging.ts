@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ClosedTicketsQuerySchema, TicketListSearchSchema } from './ticket-requests.js';
-import { TicketSchema } from './ticket-responses.js';
+import { closedTicketsQuerySchema, ticketListSearchSchema } from './ticket-requests.js';
+import { ticketSchema } from './ticket-responses.js';
 
 /*
  * Opt-in keyset pages of the long lists (issue #19): GET /api/tickets,
@@ -73,34 +73,34 @@ export const pageInfoShape = {
  * counted by SQL over the caller's scope with the `devis_attente` filter
  * only (as the screen counts them: the selected chip does not narrow them).
  */
-export const OpenTicketCountsSchema = z.object({
+export const openTicketCountsSchema = z.object({
   tout: z.int().min(0),
   urgents: z.int().min(0),
   ouverts: z.int().min(0),
   en_cours: z.int().min(0),
   interventions: z.int().min(0),
 });
-export type OpenTicketCounts = z.infer<typeof OpenTicketCountsSchema>;
+export type OpenTicketCounts = z.infer<typeof openTicketCountsSchema>;
 
 /** `GET /api/tickets?limit=` answer; `counts` is given on the first page (no cursor) and null on the next ones. */
-export const OpenTicketsPageSchema = z.object({
-  tickets: z.array(TicketSchema),
+export const openTicketsPageSchema = z.object({
+  tickets: z.array(ticketSchema),
   ...pageInfoShape,
-  counts: OpenTicketCountsSchema.nullable(),
+  counts: openTicketCountsSchema.nullable(),
 });
-export type OpenTicketsPage = z.infer<typeof OpenTicketsPageSchema>;
+export type OpenTicketsPage = z.infer<typeof openTicketsPageSchema>;
 
 /** `GET /api/tickets/clos?limit=` answer. */
-export const ClosedTicketsPageSchema = z.object({
-  tickets: z.array(TicketSchema),
+export const closedTicketsPageSchema = z.object({
+  tickets: z.array(ticketSchema),
   ...pageInfoShape,
 });
-export type ClosedTicketsPage = z.infer<typeof ClosedTicketsPageSchema>;
+export type ClosedTicketsPage = z.infer<typeof closedTicketsPageSchema>;
 
 /** `GET /api/tickets` query: the list's URL filters plus the opt-in page. */
-export const OpenTicketsQuerySchema = refinePaging(TicketListSearchSchema.extend(pagingQueryShape));
-export type OpenTicketsQuery = z.infer<typeof OpenTicketsQuerySchema>;
+export const openTicketsQuerySchema = refinePaging(ticketListSearchSchema.extend(pagingQueryShape));
+export type OpenTicketsQuery = z.infer<typeof openTicketsQuerySchema>;
 
 /** `GET /api/tickets/clos` query: the closed search's filters plus the opt-in page. */
-export const ClosedTicketsPagedQuerySchema = refinePaging(ClosedTicketsQuerySchema.safeExtend(pagingQueryShape));
-export type ClosedTicketsPagedQuery = z.infer<typeof ClosedTicketsPagedQuerySchema>;
+export const closedTicketsPagedQuerySchema = refinePaging(closedTicketsQuerySchema.safeExtend(pagingQueryShape));
+export type ClosedTicketsPagedQuery = z.infer<typeof closedTicketsPagedQuerySchema>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TicketEventSchema, ticketStreamId, type TicketEvent } from './ticket-events.js';
+import { ticketEventSchema, ticketStreamId, type TicketEvent } from './ticket-events.js';
 
 const opened: TicketEvent = {
   type: 'TicketOpened',
@@ -37,7 +37,7 @@ const visit = {
   technicien: { id: 'u-1', prenom: 'Paul', nom: 'Durand' },
 };
 
-describe('TicketEventSchema', () => {
+describe('ticketEventSchema', () => {
   it('round-trips every event type through JSON', () => {
     const events: TicketEvent[] = [
       opened,
@@ -48,13 +48,13 @@ describe('TicketEventSchema', () => {
       { type: 'QuoteValidated', data: { numeroDevis: 'D-17', dateEnregistrementDevis: '2026-03-04', validatedAt: '2026-03-04T10:00:00.000Z' } },
     ];
     for (const event of events) {
-      expect(TicketEventSchema.parse(JSON.parse(JSON.stringify(event)))).toEqual(event);
+      expect(ticketEventSchema.parse(JSON.parse(JSON.stringify(event)))).toEqual(event);
     }
   });
 
   it('refuses an unknown type and a state outside the lists', () => {
-    expect(TicketEventSchema.safeParse({ type: 'TicketDeleted', data: {} }).success).toBe(false);
-    expect(TicketEventSchema.safeParse({ type: 'TicketClosed', data: { ...visit, etatDepart: 'Cassé' } }).success).toBe(false);
+    expect(ticketEventSchema.safeParse({ type: 'TicketDeleted', data: {} }).success).toBe(false);
+    expect(ticketEventSchema.safeParse({ type: 'TicketClosed', data: { ...visit, etatDepart: 'Cassé' } }).success).toBe(false);
   });
 
   it('names the stream ticket-<id>', () => {

@@ -35,18 +35,18 @@ export function isTicketEventDay(value: string): boolean {
 }
 
 /** A person as named at the time (technician, operator). */
-export const TicketPersonSchema = z.object({ id: entityId, prenom: z.string(), nom: z.string() });
-export type TicketPerson = z.infer<typeof TicketPersonSchema>;
+export const ticketPersonSchema = z.object({ id: entityId, prenom: z.string(), nom: z.string() });
+export type TicketPerson = z.infer<typeof ticketPersonSchema>;
 
-export const TicketRequesterSchema = z.object({
+export const ticketRequesterSchema = z.object({
   nom: z.string(),
   prenom: z.string(),
   email: z.string(),
   telephone: z.string(),
 });
-export type TicketRequester = z.infer<typeof TicketRequesterSchema>;
+export type TicketRequester = z.infer<typeof ticketRequesterSchema>;
 
-export const TicketOpenedDataSchema = z.object({
+export const ticketOpenedDataSchema = z.object({
   ticketId: entityId,
   numChrono: z.string().min(1),
   source: z.enum(TICKET_SOURCES),
@@ -69,21 +69,21 @@ export const TicketOpenedDataSchema = z.object({
   probleme: z.string(),
   /** File-store reference of the photo, not a URL: the API turns it into one. */
   photo: z.string().min(1).nullable(),
-  requester: TicketRequesterSchema,
+  requester: ticketRequesterSchema,
   /** Staff member who registered it; null for the public form. */
-  operateur: TicketPersonSchema.nullable(),
+  operateur: ticketPersonSchema.nullable(),
   /** Registration instant (the manual form's date and time, else the moment of the request). */
   openedAt: isoInstant,
   remarqueTech: z.string().optional(),
 });
 
-export const TicketTakenInChargeDataSchema = z.object({
-  technicien: TicketPersonSchema,
+export const ticketTakenInChargeDataSchema = z.object({
+  technicien: ticketPersonSchema,
   takenAt: isoInstant,
 });
 
 /** What a technician reports for one visit: the ticket's closure or a re-intervention. */
-export const TicketVisitReportSchema = z.object({
+export const ticketVisitReportSchema = z.object({
   constatTech: z.string().min(1),
   remarqueTech: z.string(),
   devis: z.union([z.literal(0), z.literal(1)]),
@@ -96,7 +96,7 @@ export const TicketVisitReportSchema = z.object({
   /** File-store references of the PNG signatures. */
   signatureClient: z.string().min(1),
   signatureTechnicien: z.string().min(1),
-  technicien: TicketPersonSchema,
+  technicien: ticketPersonSchema,
   /**
    * Who signed for the client, as typed in the wizard. Optional, so every
    * visit recorded before they existed still parses (absent: the requester).
@@ -104,50 +104,50 @@ export const TicketVisitReportSchema = z.object({
   signataireNom: z.string().min(1).optional(),
   signataireQualite: z.string().min(1).optional(),
 });
-export type TicketVisitReport = z.infer<typeof TicketVisitReportSchema>;
+export type TicketVisitReport = z.infer<typeof ticketVisitReportSchema>;
 
-export const TicketClosedDataSchema = TicketVisitReportSchema;
+export const ticketClosedDataSchema = ticketVisitReportSchema;
 
-export const ReinterventionRecordedDataSchema = TicketVisitReportSchema.extend({
+export const reinterventionRecordedDataSchema = ticketVisitReportSchema.extend({
   interventionId: entityId,
 });
 
-export const TicketReportAttachedDataSchema = z.object({
+export const ticketReportAttachedDataSchema = z.object({
   nomRapport: z.string().min(1),
   /** null: the ticket's own report (closure); else the re-intervention it belongs to. */
   interventionId: entityId.nullable(),
 });
 
-export const QuoteValidatedDataSchema = z.object({
+export const quoteValidatedDataSchema = z.object({
   numeroDevis: z.string().min(1),
   /** The quote's registration date as the user gave it: a day (`YYYY-MM-DD`) or an instant. */
   dateEnregistrementDevis: z.union([isoDay, isoInstant]),
   validatedAt: isoInstant,
 });
 
-export const TicketOpenedSchema = z.object({ type: z.literal('TicketOpened'), data: TicketOpenedDataSchema });
-export const TicketTakenInChargeSchema = z.object({ type: z.literal('TicketTakenInCharge'), data: TicketTakenInChargeDataSchema });
-export const TicketClosedSchema = z.object({ type: z.literal('TicketClosed'), data: TicketClosedDataSchema });
-export const ReinterventionRecordedSchema = z.object({ type: z.literal('ReinterventionRecorded'), data: ReinterventionRecordedDataSchema });
-export const TicketReportAttachedSchema = z.object({ type: z.literal('TicketReportAttached'), data: TicketReportAttachedDataSchema });
-export const QuoteValidatedSchema = z.object({ type: z.literal('QuoteValidated'), data: QuoteValidatedDataSchema });
+export const ticketOpenedSchema = z.object({ type: z.literal('TicketOpened'), data: ticketOpenedDataSchema });
+export const ticketTakenInChargeSchema = z.object({ type: z.literal('TicketTakenInCharge'), data: ticketTakenInChargeDataSchema });
+export const ticketClosedSchema = z.object({ type: z.literal('TicketClosed'), data: ticketClosedDataSchema });
+export const reinterventionRecordedSchema = z.object({ type: z.literal('ReinterventionRecorded'), data: reinterventionRecordedDataSchema });
+export const ticketReportAttachedSchema = z.object({ type: z.literal('TicketReportAttached'), data: ticketReportAttachedDataSchema });
+export const quoteValidatedSchema = z.object({ type: z.literal('QuoteValidated'), data: quoteValidatedDataSchema });
 
-export const TicketEventSchema = z.discriminatedUnion('type', [
-  TicketOpenedSchema,
-  TicketTakenInChargeSchema,
-  TicketClosedSchema,
-  ReinterventionRecordedSchema,
-  TicketReportAttachedSchema,
-  QuoteValidatedSchema,
+export const ticketEventSchema = z.discriminatedUnion('type', [
+  ticketOpenedSchema,
+  ticketTakenInChargeSchema,
+  ticketClosedSchema,
+  reinterventionRecordedSchema,
+  ticketReportAttachedSchema,
+  quoteValidatedSchema,
 ]);
 
-export type TicketOpened = z.infer<typeof TicketOpenedSchema>;
-export type TicketTakenInCharge = z.infer<typeof TicketTakenInChargeSchema>;
-export type TicketClosed = z.infer<typeof TicketClosedSchema>;
-export type ReinterventionRecorded = z.infer<typeof ReinterventionRecordedSchema>;
-export type TicketReportAttached = z.infer<typeof TicketReportAttachedSchema>;
-export type QuoteValidated = z.infer<typeof QuoteValidatedSchema>;
-export type TicketEvent = z.infer<typeof TicketEventSchema>;
+export type TicketOpened = z.infer<typeof ticketOpenedSchema>;
+export type TicketTakenInCharge = z.infer<typeof ticketTakenInChargeSchema>;
+export type TicketClosed = z.infer<typeof ticketClosedSchema>;
+export type ReinterventionRecorded = z.infer<typeof reinterventionRecordedSchema>;
+export type TicketReportAttached = z.infer<typeof ticketReportAttachedSchema>;
+export type QuoteValidated = z.infer<typeof quoteValidatedSchema>;
+export type TicketEvent = z.infer<typeof ticketEventSchema>;
 export type TicketEventType = TicketEvent['type'];
 export type TicketOpenedData = TicketOpened['data'];
 export type TicketTakenInChargeData = TicketTakenInCharge['data'];

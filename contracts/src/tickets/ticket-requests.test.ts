@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import {
-  ChangePasswordBodySchema,
-  ChangePasswordFormSchema,
-  ClosedTicketsQuerySchema,
-  LoginBodySchema,
-  ManualTicketCreateBodySchema,
-  PublicTicketCreateBodySchema,
-  TakeTicketInChargeBodySchema,
-  TicketListSearchSchema,
-  TicketPatchBodySchema,
-  TicketVisitBodySchema,
-  ValidateQuoteBodySchema,
+  changePasswordBodySchema,
+  changePasswordFormSchema,
+  closedTicketsQuerySchema,
+  loginBodySchema,
+  manualTicketCreateBodySchema,
+  publicTicketCreateBodySchema,
+  takeTicketInChargeBodySchema,
+  ticketListSearchSchema,
+  ticketPatchBodySchema,
+  ticketVisitBodySchema,
+  validateQuoteBodySchema,
 } from './ticket-requests.js';
 
 const INSTALLATION = '6f1c2b9e-4a3d-4e8f-9b1a-2c3d4e5f6a7b';
@@ -24,34 +24,34 @@ function firstError(schema: z.ZodType, input: unknown): string | undefined {
   return result.success ? undefined : result.error.issues[0]?.message;
 }
 
-describe('LoginBodySchema', () => {
+describe('loginBodySchema', () => {
   it('accepts email and motdepasse, trimming the email only', () => {
-    expect(LoginBodySchema.parse({ email: ' admin@demo.fr ', motdepasse: ' Demo-2026! ' })).toEqual({ email: 'admin@demo.fr', motdepasse: ' Demo-2026! ' });
+    expect(loginBodySchema.parse({ email: ' admin@demo.fr ', motdepasse: ' Demo-2026! ' })).toEqual({ email: 'admin@demo.fr', motdepasse: ' Demo-2026! ' });
   });
 
   it('refuses a missing field in French', () => {
-    expect(firstError(LoginBodySchema, { email: 'admin@demo.fr' })).toBe('Merci de saisir votre email et votre mot de passe.');
+    expect(firstError(loginBodySchema, { email: 'admin@demo.fr' })).toBe('Merci de saisir votre email et votre mot de passe.');
   });
 });
 
-describe('ChangePasswordBodySchema', () => {
+describe('changePasswordBodySchema', () => {
   it('accepts a new password meeting every criterion', () => {
-    expect(ChangePasswordBodySchema.safeParse({ oldPassword: 'x', newPassword: 'Nouveau-2026' }).success).toBe(true);
+    expect(changePasswordBodySchema.safeParse({ oldPassword: 'x', newPassword: 'Nouveau-2026' }).success).toBe(true);
   });
 
   it("says 'Tous les champs sont obligatoires.' for an empty field", () => {
-    expect(firstError(ChangePasswordBodySchema, { oldPassword: '', newPassword: 'Nouveau-2026' })).toBe('Tous les champs sont obligatoires.');
-    expect(firstError(ChangePasswordBodySchema, { oldPassword: 'x', newPassword: '' })).toBe('Tous les champs sont obligatoires.');
+    expect(firstError(changePasswordBodySchema, { oldPassword: '', newPassword: 'Nouveau-2026' })).toBe('Tous les champs sont obligatoires.');
+    expect(firstError(changePasswordBodySchema, { oldPassword: 'x', newPassword: '' })).toBe('Tous les champs sont obligatoires.');
   });
 
   it('refuses a weak new password with the criteria message', () => {
-    expect(firstError(ChangePasswordBodySchema, { oldPassword: 'x', newPassword: 'motdepasse' })).toBe('Le mot de passe ne respecte pas tous les critères.');
+    expect(firstError(changePasswordBodySchema, { oldPassword: 'x', newPassword: 'motdepasse' })).toBe('Le mot de passe ne respecte pas tous les critères.');
   });
 });
 
-describe('ChangePasswordFormSchema', () => {
+describe('changePasswordFormSchema', () => {
   it('refuses a confirmation that does not match, on the confirmation field', () => {
-    const result = ChangePasswordFormSchema.safeParse({ oldPassword: 'x', newPassword: 'Nouveau-2026', confirmation: 'Nouveau-2027' });
+    const result = changePasswordFormSchema.safeParse({ oldPassword: 'x', newPassword: 'Nouveau-2026', confirmation: 'Nouveau-2027' });
     expect(result.success).toBe(false);
     expect(result.error?.issues[0]).toMatchObject({ message: 'La confirmation ne correspond pas.', path: ['confirmation'] });
   });
@@ -66,76 +66,76 @@ const manual = {
   probleme: 'Alarme en défaut',
 };
 
-describe('ManualTicketCreateBodySchema', () => {
+describe('manualTicketCreateBodySchema', () => {
   it('accepts the multipart text fields, with empty optional fields as absent', () => {
-    const parsed = ManualTicketCreateBodySchema.parse({ ...manual, id_technicien: '', date_enregistrement: '2026-03-02', heure_enregistrement: '08:15', urgent: 'on' });
+    const parsed = manualTicketCreateBodySchema.parse({ ...manual, id_technicien: '', date_enregistrement: '2026-03-02', heure_enregistrement: '08:15', urgent: 'on' });
     expect(parsed).toMatchObject({ ...manual, id_technicien: undefined, date_enregistrement: '2026-03-02', heure_enregistrement: '08:15', urgent: true });
   });
 
   it.each(['installation_id', 'nom', 'prenom', 'email', 'telephone', 'probleme'] as const)(
     "refuses a missing or blank %s with 'Merci de remplir tous les champs obligatoires.'",
     (field) => {
-      expect(firstError(ManualTicketCreateBodySchema, { ...manual, [field]: '  ' })).toBe('Merci de remplir tous les champs obligatoires.');
+      expect(firstError(manualTicketCreateBodySchema, { ...manual, [field]: '  ' })).toBe('Merci de remplir tous les champs obligatoires.');
       const { [field]: _removed, ...without } = manual;
-      expect(firstError(ManualTicketCreateBodySchema, without)).toBe('Merci de remplir tous les champs obligatoires.');
+      expect(firstError(manualTicketCreateBodySchema, without)).toBe('Merci de remplir tous les champs obligatoires.');
     },
   );
 
   it('refuses a malformed email and a malformed technician id', () => {
-    expect(firstError(ManualTicketCreateBodySchema, { ...manual, email: 'claire' })).toBe('Adresse email invalide.');
-    expect(firstError(ManualTicketCreateBodySchema, { ...manual, id_technicien: '42' })).toBe('Identifiant invalide.');
+    expect(firstError(manualTicketCreateBodySchema, { ...manual, email: 'claire' })).toBe('Adresse email invalide.');
+    expect(firstError(manualTicketCreateBodySchema, { ...manual, id_technicien: '42' })).toBe('Identifiant invalide.');
   });
 
   it('needs both registration date and time, and real ones', () => {
-    expect(firstError(ManualTicketCreateBodySchema, { ...manual, date_enregistrement: '2026-03-02' })).toBe('Date et heure d’enregistrement invalides.');
-    expect(firstError(ManualTicketCreateBodySchema, { ...manual, date_enregistrement: '2026-02-30', heure_enregistrement: '08:00' })).toBe(
+    expect(firstError(manualTicketCreateBodySchema, { ...manual, date_enregistrement: '2026-03-02' })).toBe('Date et heure d’enregistrement invalides.');
+    expect(firstError(manualTicketCreateBodySchema, { ...manual, date_enregistrement: '2026-02-30', heure_enregistrement: '08:00' })).toBe(
       'Date et heure d’enregistrement invalides.',
     );
   });
 });
 
-describe('PublicTicketCreateBodySchema', () => {
+describe('publicTicketCreateBodySchema', () => {
   const body = { ...manual, installation_id: undefined, key: 'qr-7f3a', 'g-recaptcha-response': 'proof' };
 
   it('accepts key, contact fields, problem and captcha proof', () => {
-    expect(PublicTicketCreateBodySchema.safeParse(body).success).toBe(true);
+    expect(publicTicketCreateBodySchema.safeParse(body).success).toBe(true);
   });
 
   it('refuses a missing key with the invalid-link message', () => {
-    expect(firstError(PublicTicketCreateBodySchema, { ...body, key: '' })).toBe('Lien non valide. Merci de scanner un QR code officiel.');
+    expect(firstError(publicTicketCreateBodySchema, { ...body, key: '' })).toBe('Lien non valide. Merci de scanner un QR code officiel.');
   });
 
   it('refuses a missing captcha proof with the reCAPTCHA failure message', () => {
-    expect(firstError(PublicTicketCreateBodySchema, { ...body, 'g-recaptcha-response': '' })).toBe('Échec reCAPTCHA. Merci de réessayer.');
+    expect(firstError(publicTicketCreateBodySchema, { ...body, 'g-recaptcha-response': '' })).toBe('Échec reCAPTCHA. Merci de réessayer.');
   });
 
   it('refuses a missing problem with the required-fields message', () => {
-    expect(firstError(PublicTicketCreateBodySchema, { ...body, probleme: '' })).toBe('Merci de remplir tous les champs obligatoires.');
+    expect(firstError(publicTicketCreateBodySchema, { ...body, probleme: '' })).toBe('Merci de remplir tous les champs obligatoires.');
   });
 });
 
-describe('TicketPatchBodySchema', () => {
+describe('ticketPatchBodySchema', () => {
   it('reads statut + technicien_id as taking in charge', () => {
-    expect(TicketPatchBodySchema.parse({ statut: 'en_cours', technicien_id: TECH })).toEqual({ action: 'take_in_charge', technicien_id: TECH });
-    expect(TakeTicketInChargeBodySchema.parse({ statut: 'en_cours', technicien_id: TECH })).toEqual({ statut: 'en_cours', technicien_id: TECH });
+    expect(ticketPatchBodySchema.parse({ statut: 'en_cours', technicien_id: TECH })).toEqual({ action: 'take_in_charge', technicien_id: TECH });
+    expect(takeTicketInChargeBodySchema.parse({ statut: 'en_cours', technicien_id: TECH })).toEqual({ statut: 'en_cours', technicien_id: TECH });
   });
 
   it('reads nom_rapport as attaching the report', () => {
-    expect(TicketPatchBodySchema.parse({ nom_rapport: 'rapport-LYO-2026-00042.pdf' })).toEqual({ action: 'attach_report', nom_rapport: 'rapport-LYO-2026-00042.pdf' });
+    expect(ticketPatchBodySchema.parse({ nom_rapport: 'rapport-LYO-2026-00042.pdf' })).toEqual({ action: 'attach_report', nom_rapport: 'rapport-LYO-2026-00042.pdf' });
   });
 
   it('asks for a technician when none is chosen', () => {
-    expect(firstError(TicketPatchBodySchema, { statut: 'en_cours' })).toBe('Merci de choisir un technicien.');
-    expect(firstError(TicketPatchBodySchema, { statut: 'en_cours', technicien_id: '' })).toBe('Merci de choisir un technicien.');
-    expect(firstError(TakeTicketInChargeBodySchema, { statut: 'en_cours' })).toBe('Merci de choisir un technicien.');
+    expect(firstError(ticketPatchBodySchema, { statut: 'en_cours' })).toBe('Merci de choisir un technicien.');
+    expect(firstError(ticketPatchBodySchema, { statut: 'en_cours', technicien_id: '' })).toBe('Merci de choisir un technicien.');
+    expect(firstError(takeTicketInChargeBodySchema, { statut: 'en_cours' })).toBe('Merci de choisir un technicien.');
   });
 
   it('refuses another status, a path as report name, and an empty or mixed body', () => {
-    expect(firstError(TicketPatchBodySchema, { statut: 'clos', technicien_id: TECH })).toBe('Statut invalide.');
-    expect(firstError(TicketPatchBodySchema, { nom_rapport: '../../etc/passwd' })).toBe('Nom de rapport invalide.');
-    expect(firstError(TicketPatchBodySchema, { nom_rapport: ' ' })).toBe('Le nom du rapport est obligatoire.');
-    expect(firstError(TicketPatchBodySchema, {})).toBe('Requête invalide : choisissez un technicien ou indiquez un nom de rapport.');
-    expect(firstError(TicketPatchBodySchema, { statut: 'en_cours', technicien_id: TECH, nom_rapport: 'r.pdf' })).toBe(
+    expect(firstError(ticketPatchBodySchema, { statut: 'clos', technicien_id: TECH })).toBe('Statut invalide.');
+    expect(firstError(ticketPatchBodySchema, { nom_rapport: '../../etc/passwd' })).toBe('Nom de rapport invalide.');
+    expect(firstError(ticketPatchBodySchema, { nom_rapport: ' ' })).toBe('Le nom du rapport est obligatoire.');
+    expect(firstError(ticketPatchBodySchema, {})).toBe('Requête invalide : choisissez un technicien ou indiquez un nom de rapport.');
+    expect(firstError(ticketPatchBodySchema, { statut: 'en_cours', technicien_id: TECH, nom_rapport: 'r.pdf' })).toBe(
       'Requête invalide : choisissez un technicien ou indiquez un nom de rapport.',
     );
   });
@@ -149,9 +149,9 @@ const visit = {
   signature_technicien: PNG,
 };
 
-describe('TicketVisitBodySchema (close and re-intervention)', () => {
+describe('ticketVisitBodySchema (close and re-intervention)', () => {
   it('fills the defaults: no remark, no quote, travel time 00:00', () => {
-    expect(TicketVisitBodySchema.parse(visit)).toEqual({
+    expect(ticketVisitBodySchema.parse(visit)).toEqual({
       ...visit,
       constat_tech: 'Détecteur remplacé',
       remarque_tech: '',
@@ -164,10 +164,10 @@ describe('TicketVisitBodySchema (close and re-intervention)', () => {
   });
 
   it('coerces devis from strings and booleans, and local times to UTC', () => {
-    const parsed = TicketVisitBodySchema.parse({ ...visit, devis: '1', arrive_at: '2026-03-02T09:00', date_cloture: '2026-03-02T10:30', temps_trajet: '01:15' });
+    const parsed = ticketVisitBodySchema.parse({ ...visit, devis: '1', arrive_at: '2026-03-02T09:00', date_cloture: '2026-03-02T10:30', temps_trajet: '01:15' });
     expect(parsed).toMatchObject({ devis: 1, arrive_at: '2026-03-02T08:00:00.000Z', date_cloture: '2026-03-02T09:30:00.000Z', temps_trajet: '01:15' });
-    expect(TicketVisitBodySchema.parse({ ...visit, devis: true }).devis).toBe(1);
-    expect(TicketVisitBodySchema.parse({ ...visit, devis: 0 }).devis).toBe(0);
+    expect(ticketVisitBodySchema.parse({ ...visit, devis: true }).devis).toBe(1);
+    expect(ticketVisitBodySchema.parse({ ...visit, devis: 0 }).devis).toBe(0);
   });
 
   it.each([
@@ -185,33 +185,33 @@ describe('TicketVisitBodySchema (close and re-intervention)', () => {
     [{ arrive_at: '2026-03-02T11:00', date_cloture: '2026-03-02T10:00' }, 'L’heure d’arrivée ne peut pas être postérieure à la fin de l’intervention.'],
     [{ technicien_id: 'bob' }, 'Identifiant invalide.'],
   ])('refuses %o', (change, message) => {
-    expect(firstError(TicketVisitBodySchema, { ...visit, ...change })).toBe(message);
+    expect(firstError(ticketVisitBodySchema, { ...visit, ...change })).toBe(message);
   });
 });
 
-describe('ValidateQuoteBodySchema', () => {
+describe('validateQuoteBodySchema', () => {
   it('trims the number and keeps a day as is', () => {
-    expect(ValidateQuoteBodySchema.parse({ numero_devis: ' D-17 ', date_enregistrement_devis: '2026-03-04' })).toEqual({ numero_devis: 'D-17', date_enregistrement_devis: '2026-03-04' });
+    expect(validateQuoteBodySchema.parse({ numero_devis: ' D-17 ', date_enregistrement_devis: '2026-03-04' })).toEqual({ numero_devis: 'D-17', date_enregistrement_devis: '2026-03-04' });
   });
 
   it('normalises a date-time and treats an empty date as absent', () => {
-    expect(ValidateQuoteBodySchema.parse({ numero_devis: 'D-17', date_enregistrement_devis: '2026-03-04T10:00' }).date_enregistrement_devis).toBe('2026-03-04T09:00:00.000Z');
-    expect(ValidateQuoteBodySchema.parse({ numero_devis: 'D-17', date_enregistrement_devis: '' }).date_enregistrement_devis).toBeUndefined();
+    expect(validateQuoteBodySchema.parse({ numero_devis: 'D-17', date_enregistrement_devis: '2026-03-04T10:00' }).date_enregistrement_devis).toBe('2026-03-04T09:00:00.000Z');
+    expect(validateQuoteBodySchema.parse({ numero_devis: 'D-17', date_enregistrement_devis: '' }).date_enregistrement_devis).toBeUndefined();
   });
 
   it("refuses a blank number with 'Le numéro de devis est obligatoire.'", () => {
-    expect(firstError(ValidateQuoteBodySchema, { numero_devis: '   ' })).toBe('Le numéro de devis est obligatoire.');
-    expect(firstError(ValidateQuoteBodySchema, {})).toBe('Le numéro de devis est obligatoire.');
+    expect(firstError(validateQuoteBodySchema, { numero_devis: '   ' })).toBe('Le numéro de devis est obligatoire.');
+    expect(firstError(validateQuoteBodySchema, {})).toBe('Le numéro de devis est obligatoire.');
   });
 
   it('refuses an impossible date', () => {
-    expect(firstError(ValidateQuoteBodySchema, { numero_devis: 'D-17', date_enregistrement_devis: '2026-02-31' })).toBe('Date invalide.');
+    expect(firstError(validateQuoteBodySchema, { numero_devis: 'D-17', date_enregistrement_devis: '2026-02-31' })).toBe('Date invalide.');
   });
 });
 
-describe('ClosedTicketsQuerySchema', () => {
+describe('closedTicketsQuerySchema', () => {
   it('reads the query string, empty values as absent', () => {
-    expect(ClosedTicketsQuerySchema.parse({ date_debut: '2026-03-01', date_fin: '2026-03-31', client_id: '', technicien_id: TECH, devis_attente: '1' })).toEqual({
+    expect(closedTicketsQuerySchema.parse({ date_debut: '2026-03-01', date_fin: '2026-03-31', client_id: '', technicien_id: TECH, devis_attente: '1' })).toEqual({
       date_debut: '2026-03-01',
       date_fin: '2026-03-31',
       client_id: undefined,
@@ -224,16 +224,16 @@ describe('ClosedTicketsQuerySchema', () => {
   });
 
   it('refuses a range that ends before it starts, and malformed values', () => {
-    expect(firstError(ClosedTicketsQuerySchema, { date_debut: '2026-03-31', date_fin: '2026-03-01' })).toBe('La date de début doit précéder la date de fin.');
-    expect(firstError(ClosedTicketsQuerySchema, { date_debut: '31/03/2026' })).toBe('Date invalide.');
-    expect(firstError(ClosedTicketsQuerySchema, { site_id: '12' })).toBe('Identifiant invalide.');
+    expect(firstError(closedTicketsQuerySchema, { date_debut: '2026-03-31', date_fin: '2026-03-01' })).toBe('La date de début doit précéder la date de fin.');
+    expect(firstError(closedTicketsQuerySchema, { date_debut: '31/03/2026' })).toBe('Date invalide.');
+    expect(firstError(closedTicketsQuerySchema, { site_id: '12' })).toBe('Identifiant invalide.');
   });
 });
 
-describe('TicketListSearchSchema', () => {
+describe('ticketListSearchSchema', () => {
   it('reads the list URL and drops what it does not understand', () => {
-    expect(TicketListSearchSchema.parse({ statut: 'clos', devis_attente: '1' })).toEqual({ statut: 'clos', urgent: undefined, devis_attente: true });
-    expect(TicketListSearchSchema.parse({ statut: 'perdu', urgent: 'peut-être' })).toEqual({ statut: undefined, urgent: undefined, devis_attente: undefined });
+    expect(ticketListSearchSchema.parse({ statut: 'clos', devis_attente: '1' })).toEqual({ statut: 'clos', urgent: undefined, devis_attente: true });
+    expect(ticketListSearchSchema.parse({ statut: 'perdu', urgent: 'peut-être' })).toEqual({ statut: undefined, urgent: undefined, devis_attente: undefined });
   });
 });
 
@@ -241,28 +241,28 @@ describe('dates outside 01/01/2000 – 31/12/2099 (issue 17: year 0100 answered 
   const OUT_OF_RANGE = 'La date doit être comprise entre le 01/01/2000 et le 31/12/2099.';
 
   it.each(['0100', '1500', '1999', '2100', '9999'])('refuses year %s in every ticket date field, with the range message', (year) => {
-    expect(firstError(ManualTicketCreateBodySchema, { ...manual, date_enregistrement: `${year}-03-02`, heure_enregistrement: '08:00' })).toBe(OUT_OF_RANGE);
-    expect(firstError(TicketVisitBodySchema, { ...visit, date_cloture: `${year}-03-02T10:00` })).toBe(OUT_OF_RANGE);
-    expect(firstError(TicketVisitBodySchema, { ...visit, arrive_at: `${year}-03-02T10:00:00Z` })).toBe(OUT_OF_RANGE);
-    expect(firstError(ValidateQuoteBodySchema, { numero_devis: 'D-17', date_enregistrement_devis: `${year}-03-04` })).toBe(OUT_OF_RANGE);
-    expect(firstError(ValidateQuoteBodySchema, { numero_devis: 'D-17', date_enregistrement_devis: `${year}-03-04T10:00` })).toBe(OUT_OF_RANGE);
-    expect(firstError(ClosedTicketsQuerySchema, { date_debut: `${year}-03-01` })).toBe(OUT_OF_RANGE);
+    expect(firstError(manualTicketCreateBodySchema, { ...manual, date_enregistrement: `${year}-03-02`, heure_enregistrement: '08:00' })).toBe(OUT_OF_RANGE);
+    expect(firstError(ticketVisitBodySchema, { ...visit, date_cloture: `${year}-03-02T10:00` })).toBe(OUT_OF_RANGE);
+    expect(firstError(ticketVisitBodySchema, { ...visit, arrive_at: `${year}-03-02T10:00:00Z` })).toBe(OUT_OF_RANGE);
+    expect(firstError(validateQuoteBodySchema, { numero_devis: 'D-17', date_enregistrement_devis: `${year}-03-04` })).toBe(OUT_OF_RANGE);
+    expect(firstError(validateQuoteBodySchema, { numero_devis: 'D-17', date_enregistrement_devis: `${year}-03-04T10:00` })).toBe(OUT_OF_RANGE);
+    expect(firstError(closedTicketsQuerySchema, { date_debut: `${year}-03-01` })).toBe(OUT_OF_RANGE);
   });
 
   it('accepts both ends of the range', () => {
-    expect(ManualTicketCreateBodySchema.safeParse({ ...manual, date_enregistrement: '2000-01-01', heure_enregistrement: '00:00' }).success).toBe(true);
-    expect(TicketVisitBodySchema.parse({ ...visit, arrive_at: '2000-01-01T00:00', date_cloture: '2099-12-31T23:59' })).toMatchObject({
+    expect(manualTicketCreateBodySchema.safeParse({ ...manual, date_enregistrement: '2000-01-01', heure_enregistrement: '00:00' }).success).toBe(true);
+    expect(ticketVisitBodySchema.parse({ ...visit, arrive_at: '2000-01-01T00:00', date_cloture: '2099-12-31T23:59' })).toMatchObject({
       arrive_at: '1999-12-31T23:00:00.000Z',
       date_cloture: '2099-12-31T22:59:00.000Z',
     });
-    expect(ClosedTicketsQuerySchema.parse({ date_debut: '2000-01-01', date_fin: '2099-12-31' })).toMatchObject({ date_debut: '2000-01-01', date_fin: '2099-12-31' });
+    expect(closedTicketsQuerySchema.parse({ date_debut: '2000-01-01', date_fin: '2099-12-31' })).toMatchObject({ date_debut: '2000-01-01', date_fin: '2099-12-31' });
   });
 
   it('keeps the invalid-date messages for dates that do not exist', () => {
-    expect(firstError(ManualTicketCreateBodySchema, { ...manual, date_enregistrement: '1500-02-30', heure_enregistrement: '08:00' })).toBe(
+    expect(firstError(manualTicketCreateBodySchema, { ...manual, date_enregistrement: '1500-02-30', heure_enregistrement: '08:00' })).toBe(
       'Date et heure d’enregistrement invalides.',
     );
-    expect(firstError(TicketVisitBodySchema, { ...visit, date_cloture: '1500-02-30T10:00' })).toBe('Date invalide.');
+    expect(firstError(ticketVisitBodySchema, { ...visit, date_cloture: '1500-02-30T10:00' })).toBe('Date invalide.');
   });
 });
 
@@ -283,20 +283,20 @@ describe('invisible and control characters in stored texts (issue 17, item 13: n
     ['a tag character', 'Dupont\u{E0041}'],
   ])('refuses %s in every text field of the ticket requests', (_label, text) => {
     for (const field of ['nom', 'prenom', 'telephone', 'probleme'] as const) {
-      expect(firstError(ManualTicketCreateBodySchema, { ...manual, [field]: text }), field).toBe(HIDDEN);
-      expect(firstError(PublicTicketCreateBodySchema, { ...manual, installation_id: undefined, key: 'qr-7f3a', 'g-recaptcha-response': 'proof', [field]: text }), field).toBe(HIDDEN);
+      expect(firstError(manualTicketCreateBodySchema, { ...manual, [field]: text }), field).toBe(HIDDEN);
+      expect(firstError(publicTicketCreateBodySchema, { ...manual, installation_id: undefined, key: 'qr-7f3a', 'g-recaptcha-response': 'proof', [field]: text }), field).toBe(HIDDEN);
     }
-    expect(firstError(ManualTicketCreateBodySchema, { ...manual, remarque_tech: text })).toBe(HIDDEN);
-    expect(firstError(TicketVisitBodySchema, { ...visit, constat_tech: text })).toBe(HIDDEN);
-    expect(firstError(TicketVisitBodySchema, { ...visit, remarque_tech: text })).toBe(HIDDEN);
-    expect(firstError(ValidateQuoteBodySchema, { numero_devis: text })).toBe(HIDDEN);
+    expect(firstError(manualTicketCreateBodySchema, { ...manual, remarque_tech: text })).toBe(HIDDEN);
+    expect(firstError(ticketVisitBodySchema, { ...visit, constat_tech: text })).toBe(HIDDEN);
+    expect(firstError(ticketVisitBodySchema, { ...visit, remarque_tech: text })).toBe(HIDDEN);
+    expect(firstError(validateQuoteBodySchema, { numero_devis: text })).toBe(HIDDEN);
     // The report name's own pattern already refused C0 controls, with its message.
-    expect([HIDDEN, 'Nom de rapport invalide.']).toContain(firstError(TicketPatchBodySchema, { nom_rapport: `rapport${text}.pdf` }));
+    expect([HIDDEN, 'Nom de rapport invalide.']).toContain(firstError(ticketPatchBodySchema, { nom_rapport: `rapport${text}.pdf` }));
   });
 
   it('keeps accents, emoji (joiners included), line breaks and tabs', () => {
     const text = 'Hôtel Éole 🚒 👩‍🚒\n\tbâtiment « A »';
-    expect(ManualTicketCreateBodySchema.parse({ ...manual, nom: 'Müller-Øster', probleme: text }).probleme).toBe(text);
-    expect(TicketVisitBodySchema.parse({ ...visit, constat_tech: text }).constat_tech).toBe(text);
+    expect(manualTicketCreateBodySchema.parse({ ...manual, nom: 'Müller-Øster', probleme: text }).probleme).toBe(text);
+    expect(ticketVisitBodySchema.parse({ ...visit, constat_tech: text }).constat_tech).toBe(text);
   });
 });

@@ -39,7 +39,7 @@ function blankToUndefined(value: unknown): unknown {
 }
 
 /** Ids are UUIDs (streams are `ticket-<uuid>`, `client-<uuid>`, ...). */
-export const TicketEntityIdSchema = z.string({ error: M.invalidId }).trim().regex(GUID, { error: M.invalidId });
+export const ticketEntityIdSchema = z.string({ error: M.invalidId }).trim().regex(GUID, { error: M.invalidId });
 
 function requiredId(message: string) {
   return z
@@ -50,7 +50,7 @@ function requiredId(message: string) {
 }
 
 function optionalId() {
-  return z.preprocess(blankToUndefined, TicketEntityIdSchema.optional());
+  return z.preprocess(blankToUndefined, ticketEntityIdSchema.optional());
 }
 
 /** Every text field that is stored: bidi overrides and other invisible controls are refused (hidden-characters.ts). */
@@ -144,7 +144,7 @@ const nomRapport = z
 // Auth (spec §7: POST /api/login, POST /api/utilisateurs/change-password)
 // ---------------------------------------------------------------------------
 
-export const LoginBodySchema = z.object({
+export const loginBodySchema = z.object({
   email: lookupText(LOGIN_MESSAGES.missingCredentials, TICKET_TEXT_MAX.email),
   // Never trimmed: a space is a legitimate password character.
   motdepasse: z
@@ -152,7 +152,7 @@ export const LoginBodySchema = z.object({
     .min(1, { error: LOGIN_MESSAGES.missingCredentials })
     .max(PASSWORD_MAX_LENGTH, { error: LOGIN_MESSAGES.invalidCredentials }),
 });
-export type LoginBody = z.infer<typeof LoginBodySchema>;
+export type LoginBody = z.infer<typeof loginBodySchema>;
 
 function requiredPassword() {
   return z
@@ -163,20 +163,20 @@ function requiredPassword() {
 
 const newPassword = requiredPassword().refine(isPasswordAcceptable, { error: PASSWORD_MESSAGES.criteriaNotMet });
 
-export const ChangePasswordBodySchema = z.object({
+export const changePasswordBodySchema = z.object({
   oldPassword: requiredPassword(),
   newPassword,
 });
-export type ChangePasswordBody = z.infer<typeof ChangePasswordBodySchema>;
+export type ChangePasswordBody = z.infer<typeof changePasswordBodySchema>;
 
 /** The password dialog (spec §2, §5): the body plus the confirmation, which never leaves the browser. */
-export const ChangePasswordFormSchema = z
+export const changePasswordFormSchema = z
   .object({ oldPassword: requiredPassword(), newPassword, confirmation: requiredPassword() })
   .refine((form) => form.confirmation === form.newPassword, {
     error: PASSWORD_MESSAGES.confirmationMismatch,
     path: ['confirmation'],
   });
-export type ChangePasswordForm = z.infer<typeof ChangePasswordFormSchema>;
+export type ChangePasswordForm = z.infer<typeof changePasswordFormSchema>;
 
 // ---------------------------------------------------------------------------
 // Ticket creation
@@ -198,7 +198,7 @@ const requesterFields = {
  * the original form but ignored: closing needs a constat and signatures.
  * `urgent` is optional: staff may flag the ticket at creation.
  */
-export const ManualTicketCreateBodySchema = z
+export const manualTicketCreateBodySchema = z
   .object({
     installation_id: requiredId(M.requiredFields),
     ...requesterFields,
@@ -218,21 +218,21 @@ export const ManualTicketCreateBodySchema = z
       ctx.addIssue({ code: 'custom', message, path: ['date_enregistrement'] });
     }
   });
-export type ManualTicketCreateBody = z.infer<typeof ManualTicketCreateBodySchema>;
-export type ManualTicketCreateInput = z.input<typeof ManualTicketCreateBodySchema>;
+export type ManualTicketCreateBody = z.infer<typeof manualTicketCreateBodySchema>;
+export type ManualTicketCreateInput = z.input<typeof manualTicketCreateBodySchema>;
 
 /**
  * The telesurveillance form (spec §2, §5): the cascade's agency, client and site
  * are required on screen; only installation and contact fields are sent.
  */
-export const TelesurveillanceTicketFormSchema = z.object({
+export const telesurveillanceTicketFormSchema = z.object({
   agence_id: requiredId(M.requiredFields),
   client_id: requiredId(M.requiredFields),
   site_id: requiredId(M.requiredFields),
   installation_id: requiredId(M.requiredFields),
   ...requesterFields,
 });
-export type TelesurveillanceTicketForm = z.infer<typeof TelesurveillanceTicketFormSchema>;
+export type TelesurveillanceTicketForm = z.infer<typeof telesurveillanceTicketFormSchema>;
 
 /**
  * What a télésurveillance account may send to the manual creation route: its
@@ -240,7 +240,7 @@ export type TelesurveillanceTicketForm = z.infer<typeof TelesurveillanceTicketFo
  * technician, urgency, `remarque_tech`… are staff's: backdating a ticket or
  * writing a technician's remark is not the remote operator's to do.
  */
-export const TELESURVEILLANCE_TICKET_FIELDS: readonly string[] = Object.keys(TelesurveillanceTicketFormSchema.shape);
+export const TELESURVEILLANCE_TICKET_FIELDS: readonly string[] = Object.keys(telesurveillanceTicketFormSchema.shape);
 
 /**
  * Text fields of `POST /api/public/ticket-create` (multipart, no token). The
@@ -248,31 +248,31 @@ export const TELESURVEILLANCE_TICKET_FIELDS: readonly string[] = Object.keys(Tel
  * `g-recaptcha-response` keeps the spec's name; it carries the captcha's
  * proof (a self-hosted proof-of-work) and is checked by the server.
  */
-export const PublicTicketCreateBodySchema = z.object({
+export const publicTicketCreateBodySchema = z.object({
   key: lookupText(M.invalidLink, TICKET_TEXT_MAX.shortText),
   ...requesterFields,
   'g-recaptcha-response': lookupText(M.captchaFailed, 20_000),
 });
-export type PublicTicketCreateBody = z.infer<typeof PublicTicketCreateBodySchema>;
+export type PublicTicketCreateBody = z.infer<typeof publicTicketCreateBodySchema>;
 
 /** The public form as filled on screen, before the captcha proof and key are added. */
-export const PublicTicketFormSchema = z.object(requesterFields);
-export type PublicTicketForm = z.infer<typeof PublicTicketFormSchema>;
+export const publicTicketFormSchema = z.object(requesterFields);
+export type PublicTicketForm = z.infer<typeof publicTicketFormSchema>;
 
 // ---------------------------------------------------------------------------
 // PATCH /api/tickets/{id}: take in charge, or attach the ticket's report
 // ---------------------------------------------------------------------------
 
-export const TakeTicketInChargeBodySchema = z.object({
+export const takeTicketInChargeBodySchema = z.object({
   statut: z.literal('en_cours', { error: M.invalidStatut }),
   technicien_id: requiredId(M.technicienRequired),
 });
-export type TakeTicketInChargeBody = z.infer<typeof TakeTicketInChargeBodySchema>;
+export type TakeTicketInChargeBody = z.infer<typeof takeTicketInChargeBodySchema>;
 
 /** `{ nom_rapport }`, for the ticket (PATCH /api/tickets/{id}) or an intervention (PATCH .../interventions/{interventionId}). */
-export const TicketReportBodySchema = z.object({ nom_rapport: nomRapport });
-export type TicketReportBody = z.infer<typeof TicketReportBodySchema>;
-export const InterventionReportBodySchema = TicketReportBodySchema;
+export const ticketReportBodySchema = z.object({ nom_rapport: nomRapport });
+export type TicketReportBody = z.infer<typeof ticketReportBodySchema>;
+export const interventionReportBodySchema = ticketReportBodySchema;
 export type InterventionReportBody = TicketReportBody;
 
 /**
@@ -285,10 +285,10 @@ export type TicketPatchBody =
   | { action: 'take_in_charge'; technicien_id: string }
   | { action: 'attach_report'; nom_rapport: string };
 
-export const TicketPatchBodySchema = z
+export const ticketPatchBodySchema = z
   .object({
     statut: z.preprocess(blankToUndefined, z.literal('en_cours', { error: M.invalidStatut }).optional()),
-    technicien_id: z.preprocess(blankToUndefined, TicketEntityIdSchema.optional()),
+    technicien_id: z.preprocess(blankToUndefined, ticketEntityIdSchema.optional()),
     nom_rapport: z.unknown().optional(),
   })
   .transform((body, ctx): TicketPatchBody => {
@@ -308,7 +308,7 @@ export const TicketPatchBodySchema = z
     ctx.addIssue({ code: 'custom', message: M.invalidTicketBody });
     return z.NEVER;
   });
-export type TicketPatchBodyInput = z.input<typeof TicketPatchBodySchema>;
+export type TicketPatchBodyInput = z.input<typeof ticketPatchBodySchema>;
 
 // ---------------------------------------------------------------------------
 // PATCH /api/tickets/{id}/close and POST /api/tickets/{id}/intervention
@@ -331,7 +331,7 @@ const devisFlag = z.preprocess(
  * handler's clock). `technicien_id` absent means the technician in charge.
  * Signatures are PNG data URLs; the handler stores them and passes references.
  */
-export const TicketVisitBodySchema = z
+export const ticketVisitBodySchema = z
   .object({
     constat_tech: requiredText(M.constatRequired, TICKET_TEXT_MAX.constat),
     remarque_tech: z.preprocess(
@@ -362,12 +362,12 @@ export const TicketVisitBodySchema = z
     (body) => body.arrive_at === undefined || body.date_cloture === undefined || body.arrive_at <= body.date_cloture,
     { error: M.arrivalAfterClosure, path: ['arrive_at'] },
   );
-export type TicketVisitBody = z.infer<typeof TicketVisitBodySchema>;
-export type TicketVisitBodyInput = z.input<typeof TicketVisitBodySchema>;
+export type TicketVisitBody = z.infer<typeof ticketVisitBodySchema>;
+export type TicketVisitBodyInput = z.input<typeof ticketVisitBodySchema>;
 
-export const CloseTicketBodySchema = TicketVisitBodySchema;
+export const closeTicketBodySchema = ticketVisitBodySchema;
 export type CloseTicketBody = TicketVisitBody;
-export const ReinterventionBodySchema = TicketVisitBodySchema;
+export const reinterventionBodySchema = ticketVisitBodySchema;
 export type ReinterventionBody = TicketVisitBody;
 
 // ---------------------------------------------------------------------------
@@ -378,15 +378,15 @@ export type ReinterventionBody = TicketVisitBody;
  * `date_enregistrement_devis` is a day (`YYYY-MM-DD`, kept as is) or a
  * date-time (normalised to UTC ISO); absent means the day of validation.
  */
-export const ValidateQuoteBodySchema = z.object({
+export const validateQuoteBodySchema = z.object({
   numero_devis: requiredText(M.numeroDevisRequired, TICKET_TEXT_MAX.numeroDevis),
   date_enregistrement_devis: z.preprocess(
     blankToUndefined,
     ticketDate((value) => (/^\d{4}-\d{2}-\d{2}$/.test(value) ? readTicketDate(value) : readTicketDateTime(value))).optional(),
   ),
 });
-export type ValidateQuoteBody = z.infer<typeof ValidateQuoteBodySchema>;
-export type ValidateQuoteBodyInput = z.input<typeof ValidateQuoteBodySchema>;
+export type ValidateQuoteBody = z.infer<typeof validateQuoteBodySchema>;
+export type ValidateQuoteBodyInput = z.input<typeof validateQuoteBodySchema>;
 
 // ---------------------------------------------------------------------------
 // Queries
@@ -397,7 +397,7 @@ export type ValidateQuoteBodyInput = z.input<typeof ValidateQuoteBodySchema>;
  * Without dates the handler applies `defaultClosedTicketsRange(now)`;
  * `devis_attente=1` keeps only closed tickets whose quote is pending.
  */
-export const ClosedTicketsQuerySchema = z
+export const closedTicketsQuerySchema = z
   .object({
     date_debut: optionalDay(),
     date_fin: optionalDay(),
@@ -412,19 +412,19 @@ export const ClosedTicketsQuerySchema = z
     error: M.invalidDateRange,
     path: ['date_debut'],
   });
-export type ClosedTicketsQuery = z.infer<typeof ClosedTicketsQuerySchema>;
+export type ClosedTicketsQuery = z.infer<typeof closedTicketsQuerySchema>;
 
 /**
  * The ticket list's own URL (spec §2: `/tickets?statut=...&urgent=1&devis_attente=1`).
  * A hand-edited URL must not break the screen, so unknown values are dropped.
  */
-export const TicketListSearchSchema = z.object({
+export const ticketListSearchSchema = z.object({
   statut: z.enum(TICKET_STATUSES).optional().catch(undefined),
   urgent: optionalFlag().catch(undefined),
   devis_attente: optionalFlag().catch(undefined),
 });
-export type TicketListSearch = z.infer<typeof TicketListSearchSchema>;
+export type TicketListSearch = z.infer<typeof ticketListSearchSchema>;
 
 /** Path parameters. */
-export const TicketIdParamsSchema = z.object({ id: TicketEntityIdSchema });
-export const InterventionIdParamsSchema = z.object({ id: TicketEntityIdSchema, interventionId: TicketEntityIdSchema });
+export const ticketIdParamsSchema = z.object({ id: ticketEntityIdSchema });
+export const interventionIdParamsSchema = z.object({ id: ticketEntityIdSchema, interventionId: ticketEntityIdSchema });

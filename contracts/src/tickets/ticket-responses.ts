@@ -15,7 +15,7 @@ const zeroOrOne = z.union([z.literal(0), z.literal(1)]);
  * it: the one definition (projections' SQL select list, the routes' response
  * schemas and the web's parsing all follow it). Key order is the answer's.
  */
-export const TicketSchema = z.object({
+export const ticketSchema = z.object({
   id: z.string(),
   num_chrono: z.string(),
   statut: z.enum(TICKET_STATUSES),
@@ -76,9 +76,9 @@ export const TicketSchema = z.object({
   /** Travel time of the closing visit (`HH:mm`). */
   temps_trajet: z.string().nullable(),
 });
-export type Ticket = z.infer<typeof TicketSchema>;
+export type Ticket = z.infer<typeof ticketSchema>;
 
-export const InterventionSchema = z.object({
+export const interventionSchema = z.object({
   id: z.string(),
   ticket_id: z.string(),
   /** When the re-intervention was recorded. */
@@ -95,26 +95,26 @@ export const InterventionSchema = z.object({
   devis: zeroOrOne,
   nom_rapport: z.string().nullable(),
 });
-export type Intervention = z.infer<typeof InterventionSchema>;
+export type Intervention = z.infer<typeof interventionSchema>;
 
-export const InterventionListResponseSchema = z.array(InterventionSchema);
+export const interventionListResponseSchema = z.array(interventionSchema);
 
 /**
  * Creation answers (spec §7): staff read `message` or `error`, telesurveillance
  * reads `success`, `ticket_id`, `error`, the public form reads `error`.
  */
-export const TicketCreateResponseSchema = z.object({
+export const ticketCreateResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
   ticket_id: z.string(),
   num_chrono: z.string(),
 });
-export type TicketCreateResponse = z.infer<typeof TicketCreateResponseSchema>;
+export type TicketCreateResponse = z.infer<typeof ticketCreateResponseSchema>;
 
 /** Every rejection: `{ error }` with the French message (`success: false` for the forms that read it). */
-export const TicketErrorResponseSchema = z.object({ success: z.literal(false).optional(), error: z.string() });
-export type TicketErrorResponse = z.infer<typeof TicketErrorResponseSchema>;
+export const ticketErrorResponseSchema = z.object({ success: z.literal(false).optional(), error: z.string() });
+export type TicketErrorResponse = z.infer<typeof ticketErrorResponseSchema>;
 
 /** The public form learns only that its request was registered, not the ticket's id. */
-export const PublicTicketCreateResponseSchema = z.object({ success: z.literal(true), message: z.string() });
-export type PublicTicketCreateResponse = z.infer<typeof PublicTicketCreateResponseSchema>;
+export const publicTicketCreateResponseSchema = z.object({ success: z.literal(true), message: z.string() });
+export type PublicTicketCreateResponse = z.infer<typeof publicTicketCreateResponseSchema>;

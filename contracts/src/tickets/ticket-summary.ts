@@ -11,7 +11,7 @@ const count = z.int().min(0);
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
 /** Tile counts, each named after the list its tile opens. */
-export const TicketSummaryTilesSchema = z.object({
+export const ticketSummaryTilesSchema = z.object({
   /** /tickets?statut=clos: closed tickets requested within the closed list's default range (the last 30 days). */
   clos: count,
   /** /tickets?urgent=1: non-closed urgent tickets. */
@@ -27,9 +27,9 @@ export const TicketSummaryTilesSchema = z.object({
   /** /tickets?statut=clos&devis_attente=1: closed tickets (same range as `clos`) whose quote is pending. */
   clos_devis_attente: count,
 });
-export type TicketSummaryTiles = z.infer<typeof TicketSummaryTilesSchema>;
+export type TicketSummaryTiles = z.infer<typeof ticketSummaryTilesSchema>;
 
-export const TicketSummaryStatsSchema = z.object({
+export const ticketSummaryStatsSchema = z.object({
   /** The 30-day window, Paris days, both included. */
   from: day,
   to: day,
@@ -44,7 +44,7 @@ export const TicketSummaryStatsSchema = z.object({
   /** Tickets closed within the window having an echeance: how many were closed on or before it. */
   performance: z.object({ pct: z.number().nullable(), count, total: count }),
 });
-export type TicketSummaryStats = z.infer<typeof TicketSummaryStatsSchema>;
+export type TicketSummaryStats = z.infer<typeof ticketSummaryStatsSchema>;
 
-export const TicketSummaryResponseSchema = z.object({ counts: TicketSummaryTilesSchema, stats: TicketSummaryStatsSchema });
-export type TicketSummaryResponse = z.infer<typeof TicketSummaryResponseSchema>;
+export const ticketSummaryResponseSchema = z.object({ counts: ticketSummaryTilesSchema, stats: ticketSummaryStatsSchema });
+export type TicketSummaryResponse = z.infer<typeof ticketSummaryResponseSchema>;

@@ -1,7 +1,7 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type pg from 'pg';
 import {
-  ReportEventSchema,
+  reportEventSchema,
   parseRecorded,
   reportEmailSubject,
   reportEmailText,
@@ -79,7 +79,7 @@ async function recordFailed(deps: EmailProcessorDeps, target: SendReportEmailTar
 export async function sendReportEmailJob(deps: EmailProcessorDeps, target: SendReportEmailTarget, lastAttempt: boolean): Promise<EmailOutcome> {
   const history: Parsed[] = (await readStreamOrEmpty(deps.store, reportStreamId(target.reportId))).map((recorded) => ({
     recorded,
-    event: parseRecorded(ReportEventSchema, recorded),
+    event: parseRecorded(reportEventSchema, recorded),
   }));
   const request = history.find((entry) => entry.recorded.id === target.requestEventId && entry.event.type === 'ReportEmailRequested');
   if (!request || request.event.type !== 'ReportEmailRequested') throw new UnrecoverableError(`no ReportEmailRequested ${target.requestEventId} in report ${target.reportId}`);

@@ -4,7 +4,7 @@ import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import {
   CSV_BOM,
   CSV_LINE_END,
-  ExportRequestedDataSchema,
+  exportRequestedDataSchema,
   STATS_CSV_HEADER,
   exportStreamId,
   statsCsvRow,
@@ -129,7 +129,7 @@ export async function produceExport(deps: ExportProcessorDeps, exportId: string,
   if (history.some((event) => event.type === 'ExportCompleted')) return { status: 'already-done' };
   const requested = history.find((event) => event.type === 'ExportRequested');
   if (!requested) throw new UnrecoverableError(`export ${exportId}: no ExportRequested`);
-  const parsed = ExportRequestedDataSchema.safeParse(requested.data);
+  const parsed = exportRequestedDataSchema.safeParse(requested.data);
   if (!parsed.success) throw new UnrecoverableError(`export ${exportId}: invalid ExportRequested`);
   const request = parsed.data;
   const reached = await waitForReadModels({ db: deps.pool, compare: (a, b) => deps.store.comparePositions(a, b) }, requested.position, {
@@ -170,7 +170,7 @@ async function recordExportFailure(deps: ExportProcessorDeps, exportId: string, 
 
 async function kindOf(deps: ExportProcessorDeps, exportId: string): Promise<ExportKind> {
   const history = await readStreamOrEmpty(deps.store, exportStreamId(exportId));
-  const parsed = ExportRequestedDataSchema.safeParse(history.find((event) => event.type === 'ExportRequested')?.data);
+  const parsed = exportRequestedDataSchema.safeParse(history.find((event) => event.type === 'ExportRequested')?.data);
   return parsed.success ? parsed.data.kind : 'stats-tickets';
 }
 

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import {
   TICKET_LOCALE,
   TICKET_TIME_ZONE,
-  TicketEventSchema,
+  ticketEventSchema,
   TEMPLATE_VARIABLES,
   fillTemplateVariables,
   parseRecorded,
@@ -183,7 +183,7 @@ async function readReferenceData(deps: LoadReportDeps, reportId: string, opened:
 export async function loadReport(deps: LoadReportDeps, target: ReportJobTarget): Promise<LoadedReport> {
   const history = await readStreamOrEmpty(deps.store, ticketStreamId(target.ticketId));
   if (history.length === 0) throw new UnrecoverableError(`report ${target.reportId}: ticket ${target.ticketId} not found`);
-  const parsed = history.map((recorded) => parseRecorded(TicketEventSchema, recorded));
+  const parsed = history.map((recorded) => parseRecorded(ticketEventSchema, recorded));
   const opened = parsed.find((event): event is Extract<TicketEvent, { type: 'TicketOpened' }> => event.type === 'TicketOpened')?.data;
   if (!opened) throw new UnrecoverableError(`report ${target.reportId}: ticket ${target.ticketId} has no TicketOpened`);
   const visit = findVisit(history, parsed, target);

@@ -1,7 +1,7 @@
 import {
   CALENDAR_TIME_ZONE,
   EXPORT_MESSAGES,
-  ExportEventSchema,
+  exportEventSchema,
   NotFoundError,
   defaultStatsWindow,
   exportStreamId,
@@ -22,7 +22,7 @@ import { commandHandler, readStreamOrEmpty, type CommandCaller } from '../execut
  * job id derives from it and a replay never asks twice.
  */
 
-const runExportCommand = commandHandler({ decider: exportDecider, streamOf: exportStreamId, events: ExportEventSchema });
+const runExportCommand = commandHandler({ decider: exportDecider, streamOf: exportStreamId, events: exportEventSchema });
 
 /** yyyy-MM-dd in Paris, for the QR export's file name (as POST /api/qrcodes/export). */
 function parisDay(now: Date): string {
@@ -66,7 +66,7 @@ export async function loadExport(store: EventStore, exportId: string): Promise<E
   const state = fold(
     exportDecider.evolve,
     exportDecider.initialState,
-    history.map((recorded) => parseRecorded(ExportEventSchema, recorded)),
+    history.map((recorded) => parseRecorded(exportEventSchema, recorded)),
   );
   if (state.status === 'none') throw new NotFoundError(EXPORT_MESSAGES.notFound);
   return state;

@@ -2,9 +2,9 @@ import {
   IllegalStateError,
   NotFoundError,
   REPORT_MESSAGES,
-  ReportEventSchema,
+  reportEventSchema,
   TICKET_MESSAGES,
-  TicketEventSchema,
+  ticketEventSchema,
   parseRecorded,
   reportStreamId,
   ticketStreamId,
@@ -24,7 +24,7 @@ import { commandHandler, readStreamOrEmpty, type CommandCaller } from '../execut
  * failed, e-mailed) to the same stream, so an append here can meet theirs.
  */
 
-const runReportCommand = commandHandler({ decider: reportDecider, streamOf: reportStreamId, events: ReportEventSchema });
+const runReportCommand = commandHandler({ decider: reportDecider, streamOf: reportStreamId, events: reportEventSchema });
 
 /** The visit a report belongs to: the closure, or the latest re-intervention. Its event id is the report's id. */
 function visitOf(history: readonly RecordedEvent[], isReintervention: boolean): { reportId: string; interventionId: string | null } {
@@ -34,7 +34,7 @@ function visitOf(history: readonly RecordedEvent[], isReintervention: boolean): 
     return { reportId: closed.id, interventionId: null };
   }
   const latest = [...history].reverse().find((recorded) => recorded.type === 'ReinterventionRecorded');
-  const visit = latest ? parseRecorded(TicketEventSchema, latest) : null;
+  const visit = latest ? parseRecorded(ticketEventSchema, latest) : null;
   if (!latest || visit?.type !== 'ReinterventionRecorded') throw new NotFoundError(REPORT_MESSAGES.noReintervention);
   return { reportId: latest.id, interventionId: visit.data.interventionId };
 }

@@ -1,4 +1,4 @@
-import { ChronoAllocatedSchema, chronoStreamId, formatNumChrono, parseRecorded } from '@fsm/contracts';
+import { chronoAllocatedSchema, chronoStreamId, formatNumChrono, parseRecorded } from '@fsm/contracts';
 import { ConcurrencyError, StreamNotFoundError, type EventStore, type RecordedEvent } from '@fsm/eventstore';
 import type { CommandCaller } from '../execute.js';
 
@@ -58,7 +58,7 @@ export function allocateNumChrono(caller: Pick<CommandCaller, 'context' | 'actor
 async function draw({ context, actor }: Pick<CommandCaller, 'context' | 'actor'>, stream: string, request: ChronoRequest): Promise<string> {
   for (let attempt = 1; ; attempt++) {
     const last = await lastAllocation(context.store, stream);
-    const seq = last === null ? 1 : parseRecorded(ChronoAllocatedSchema, last).data.seq + 1;
+    const seq = last === null ? 1 : parseRecorded(chronoAllocatedSchema, last).data.seq + 1;
     try {
       await context.store.appendToStream(
         stream,

@@ -42,7 +42,7 @@ export interface CaptchaService {
   verifyAndConsume(payload: string): Promise<boolean>;
 }
 
-const PayloadSchema = z.object({
+const payloadSchema = z.object({
   challenge: z.object({
     // Loose: every parameter is covered by the signature, so none may be dropped before the check.
     parameters: z.looseObject({
@@ -123,7 +123,7 @@ export function createCaptchaService(options: { db: Queryable; secret?: string |
       });
     },
     async verifyAndConsume(payload) {
-      const parsed = PayloadSchema.safeParse(decodePayload(payload));
+      const parsed = payloadSchema.safeParse(decodePayload(payload));
       if (!parsed.success) return false;
       const { challenge, solution } = parsed.data;
       let verified: boolean;

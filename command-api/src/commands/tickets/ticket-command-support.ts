@@ -1,10 +1,10 @@
-import { TicketEventSchema, ValidationError, ticketStreamId, type TicketPerson } from '@fsm/contracts';
+import { ticketEventSchema, ValidationError, ticketStreamId, type TicketPerson } from '@fsm/contracts';
 import { findUserById, type Queryable } from '@fsm/projections';
 import { ticketDecider } from '../../domain/ticket/index.js';
 import { commandHandler } from '../execute.js';
 
 /** Runs a command on a ticket's stream. */
-export const runTicketCommand = commandHandler({ decider: ticketDecider, streamOf: ticketStreamId, events: TicketEventSchema });
+export const runTicketCommand = commandHandler({ decider: ticketDecider, streamOf: ticketStreamId, events: ticketEventSchema });
 
 /** Not in the spec: the technician picked does not work for the ticket's agency (or is not staff). */
 export const TECHNICIEN_NOT_IN_AGENCE = 'Ce technicien n’appartient pas à l’agence du ticket.';

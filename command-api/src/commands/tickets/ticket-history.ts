@@ -1,4 +1,4 @@
-import { NotFoundError, TicketEventSchema, parseRecorded, ticketStreamId, type TicketEvent } from '@fsm/contracts';
+import { NotFoundError, ticketEventSchema, parseRecorded, ticketStreamId, type TicketEvent } from '@fsm/contracts';
 import type { EventStore, RecordedEvent } from '@fsm/eventstore';
 import { evolve, initialState, type TicketState } from '../../domain/ticket/index.js';
 import { readStreamOrEmpty } from '../execute.js';
@@ -50,7 +50,7 @@ function historyEntry(recorded: RecordedEvent, event: TicketEvent): TicketHistor
 
 /** Pure: the entries and, with `at`, the folded state after that revision. */
 function ticketHistoryOf(ticketId: string, recorded: readonly RecordedEvent[], at: number | undefined): TicketHistory {
-  const events = recorded.map((entry) => ({ recorded: entry, event: parseRecorded(TicketEventSchema, entry) }));
+  const events = recorded.map((entry) => ({ recorded: entry, event: parseRecorded(ticketEventSchema, entry) }));
   const history: TicketHistory = { ticket_id: ticketId, events: events.map(({ recorded: r, event }) => historyEntry(r, event)) };
   if (at === undefined) return history;
   const upTo = events.filter(({ recorded: r }) => r.revision <= at);

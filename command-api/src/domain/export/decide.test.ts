@@ -1,4 +1,4 @@
-import { ExportEventSchema, type ExportEvent, type ExportRequestedData } from '@fsm/contracts';
+import { exportEventSchema, type ExportEvent, type ExportRequestedData } from '@fsm/contracts';
 import { describe, expect, it } from 'vitest';
 import { fold } from '../decider.js';
 import { IDS, T0, T1 } from '../test-support/management-decider-spec.js';
@@ -28,7 +28,7 @@ describe('when the export was never asked for', () => {
   it('asks for it', () => {
     const events = exportDecider.decide({ type: 'RequestExport', data }, stateAfter());
     expect(events).toEqual([requested]);
-    for (const event of events) expect(ExportEventSchema.parse(event)).toEqual(event);
+    for (const event of events) expect(exportEventSchema.parse(event)).toEqual(event);
   });
 });
 

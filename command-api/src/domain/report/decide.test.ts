@@ -1,4 +1,4 @@
-import { ReportEventSchema, type ReportEvent } from '@fsm/contracts';
+import { reportEventSchema, type ReportEvent } from '@fsm/contracts';
 import { describe, expect, it } from 'vitest';
 import { fold } from '../decider.js';
 import { IDS, T1, T2 } from '../test-support/management-decider-spec.js';
@@ -15,7 +15,7 @@ function given(...history: ReportEvent[]) {
       then(expected: ReportEvent[]) {
         const events = reportDecider.decide(command, state);
         expect(events).toEqual(expected);
-        for (const event of events) expect(ReportEventSchema.parse(event)).toEqual(event);
+        for (const event of events) expect(reportEventSchema.parse(event)).toEqual(event);
       },
     }),
   };

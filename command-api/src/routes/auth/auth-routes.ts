@@ -3,11 +3,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import fastifyRateLimit from '@fastify/rate-limit';
 import {
-  ChangePasswordBodySchema,
+  changePasswordBodySchema,
   LOGIN_MESSAGES,
-  LoginBodySchema,
-  LogoutBodySchema,
-  LogoutResponseSchema,
+  loginBodySchema,
+  logoutBodySchema,
+  logoutResponseSchema,
   PASSWORD_MESSAGES,
   TooManyRequestsError,
   UnauthorizedError,
@@ -53,7 +53,7 @@ export async function loginRoute(parent: FastifyInstance, deps: AppDeps): Promis
 }
 
 async function loginHandler(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  app.withTypeProvider<ZodTypeProvider>().post('/api/login', { schema: { body: LoginBodySchema, response: { 200: LoginResponse } } }, async (request) => {
+  app.withTypeProvider<ZodTypeProvider>().post('/api/login', { schema: { body: loginBodySchema, response: { 200: LoginResponse } } }, async (request) => {
     const { email, motdepasse } = request.body;
     const now = deps.clock();
     const source = clientAddress(request);
@@ -77,7 +77,7 @@ async function loginHandler(app: FastifyInstance, deps: AppDeps): Promise<void> 
 export async function changePasswordRoute(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app
     .withTypeProvider<ZodTypeProvider>()
-    .post('/api/utilisateurs/change-password', { schema: { body: ChangePasswordBodySchema, response: { 200: SuccessResponse } } }, async (request) => {
+    .post('/api/utilisateurs/change-password', { schema: { body: changePasswordBodySchema, response: { 200: SuccessResponse } } }, async (request) => {
       const principal = principalOf(request);
       const { oldPassword, newPassword } = request.body;
       // The old password is checked like a login (same backoff per account and address):
@@ -111,7 +111,7 @@ export async function changePasswordRoute(app: FastifyInstance, deps: AppDeps): 
 export async function logoutRoute(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app
     .withTypeProvider<ZodTypeProvider>()
-    .post('/api/logout', { schema: { body: LogoutBodySchema, response: { 200: LogoutResponseSchema } } }, async (request) => {
+    .post('/api/logout', { schema: { body: logoutBodySchema, response: { 200: logoutResponseSchema } } }, async (request) => {
       const { token } = request.body;
       let claims: VerifiedToken | null = null;
       try {

@@ -3,10 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   EXPORT_MESSAGES,
-  ExportDownloadQuerySchema,
-  ExportIdParamsSchema,
-  ExportRequestBodySchema,
-  ExportStatusResponseSchema,
+  exportDownloadQuerySchema,
+  exportIdParamsSchema,
+  exportRequestBodySchema,
+  exportStatusResponseSchema,
   IllegalStateError,
   MANAGEMENT_MESSAGES,
   NotFoundError,
@@ -88,7 +88,7 @@ export async function exportRoutes(app: FastifyInstance, deps: AppDeps): Promise
   await app.register(async (secured) => {
     const routes = secured.withTypeProvider<ZodTypeProvider>();
 
-    routes.post('/api/exports', { schema: { body: ExportRequestBodySchema, response: { 202: ExportStatusResponseSchema } } }, async (request, reply) => {
+    routes.post('/api/exports', { schema: { body: exportRequestBodySchema, response: { 202: exportStatusResponseSchema } } }, async (request, reply) => {
       const principal = principalOf(request);
       const body = request.body;
       const target: ExportTarget =
@@ -101,7 +101,7 @@ export async function exportRoutes(app: FastifyInstance, deps: AppDeps): Promise
       return reply.status(202).header('location', exportStatusPath(exportId)).send(status);
     });
 
-    routes.get('/api/exports/:id', { schema: { params: ExportIdParamsSchema, response: { 200: ExportStatusResponseSchema } } }, async (request, reply) => {
+    routes.get('/api/exports/:id', { schema: { params: exportIdParamsSchema, response: { 200: exportStatusResponseSchema } } }, async (request, reply) => {
       const state = await loadExport(deps.store, request.params.id);
       const principal = principalOf(request);
       requireAccess(principal, state.request);
@@ -112,7 +112,7 @@ export async function exportRoutes(app: FastifyInstance, deps: AppDeps): Promise
   // --- download: the browser opens the link with ?token= ----------------------
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/exports/:id/download',
-    { schema: { params: ExportIdParamsSchema, querystring: ExportDownloadQuerySchema } },
+    { schema: { params: exportIdParamsSchema, querystring: exportDownloadQuerySchema } },
     async (request, reply) => {
       const principal = await downloaderOf(deps, request.query.token, request.headers.authorization, exportDownloadPath(request.params.id));
       const state = await loadExport(deps.store, request.params.id);

@@ -4,15 +4,15 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   NotFoundError,
   REPORT_MESSAGES,
-  ReportDownloadParamsSchema,
-  ReportDownloadQuerySchema,
-  ReportPdfBodySchema,
-  ReportPdfParamsSchema,
-  ReportPdfQuerySchema,
-  ReportPdfResponseSchema,
-  SendReportEmailBodySchema,
-  TicketIdParamsSchema,
-  TicketReportsAnswerSchema,
+  reportDownloadParamsSchema,
+  reportDownloadQuerySchema,
+  reportPdfBodySchema,
+  reportPdfParamsSchema,
+  reportPdfQuerySchema,
+  reportPdfResponseSchema,
+  sendReportEmailBodySchema,
+  ticketIdParamsSchema,
+  ticketReportsAnswerSchema,
   UnavailableError,
   reportDownloadPath,
   reportEmailFailure,
@@ -90,7 +90,7 @@ export async function reportRoutes(app: FastifyInstance, deps: AppDeps): Promise
 
     routes.post(
       '/api/reports/:file',
-      { schema: { params: ReportPdfParamsSchema, querystring: ReportPdfQuerySchema, body: ReportPdfBodySchema } },
+      { schema: { params: reportPdfParamsSchema, querystring: reportPdfQuerySchema, body: reportPdfBodySchema } },
       async (request, reply) => {
         const principal = principalOf(request);
         const ticket = await ticketInScope(deps, principal, request.params.file);
@@ -115,7 +115,7 @@ export async function reportRoutes(app: FastifyInstance, deps: AppDeps): Promise
     // screens never put the session token in a link. Downloading needs no tickets.devis.
     routes.get(
       '/api/reports/download/:filename/link',
-      { schema: { params: ReportDownloadParamsSchema, response: { 200: ReportPdfResponseSchema } } },
+      { schema: { params: reportDownloadParamsSchema, response: { 200: reportPdfResponseSchema } } },
       async (request, reply) => {
         const principal = principalOf(request);
         const { filename } = request.params;
@@ -131,7 +131,7 @@ export async function reportRoutes(app: FastifyInstance, deps: AppDeps): Promise
     // who sees the ticket sees who got its reports; sending needs tickets.devis.
     routes.get(
       '/api/tickets/:id/reports',
-      { schema: { params: TicketIdParamsSchema, response: { 200: TicketReportsAnswerSchema } } },
+      { schema: { params: ticketIdParamsSchema, response: { 200: ticketReportsAnswerSchema } } },
       async (request, reply) => {
         // Staff only: ROUTE_ACCESS says so, checked before this runs.
         const principal = principalOf(request);
@@ -141,7 +141,7 @@ export async function reportRoutes(app: FastifyInstance, deps: AppDeps): Promise
       },
     );
 
-    routes.post('/api/reports/send-email', { schema: { body: SendReportEmailBodySchema } }, async (request, reply) => {
+    routes.post('/api/reports/send-email', { schema: { body: sendReportEmailBodySchema } }, async (request, reply) => {
       const principal = principalOf(request);
       const filename = reportFilenameFromDownloadUrl(request.body.downloadUrl);
       const report = filename ? await findReportByFilename(deps.pool, filename) : null;
@@ -159,7 +159,7 @@ export async function reportRoutes(app: FastifyInstance, deps: AppDeps): Promise
   // --- download: the browser opens the link with ?token= ----------------------
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/reports/download/:filename',
-    { schema: { params: ReportDownloadParamsSchema, querystring: ReportDownloadQuerySchema } },
+    { schema: { params: reportDownloadParamsSchema, querystring: reportDownloadQuerySchema } },
     async (request, reply) => {
       const principal = await downloaderOf(deps, request.query.token, request.headers.authorization, request.params.filename);
       requireStaff(principal);

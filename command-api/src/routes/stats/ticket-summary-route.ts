@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { TicketSummaryResponseSchema, defaultClosedTicketsRange, defaultStatsWindow } from '@fsm/contracts';
+import { ticketSummaryResponseSchema, defaultClosedTicketsRange, defaultStatsWindow } from '@fsm/contracts';
 import { homeSummaryStats, ticketSummaryCounts } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf, scopeOf } from '../../auth/principal.js';
@@ -16,7 +16,7 @@ import { principalOf, scopeOf } from '../../auth/principal.js';
 export async function ticketSummaryRoute(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app
     .withTypeProvider<ZodTypeProvider>()
-    .get('/api/tickets/summary', { schema: { response: { 200: TicketSummaryResponseSchema } } }, async (request) => {
+    .get('/api/tickets/summary', { schema: { response: { 200: ticketSummaryResponseSchema } } }, async (request) => {
       const scope = scopeOf(principalOf(request));
       const now = deps.clock();
       const [counts, stats] = await Promise.all([

@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import fastifyRateLimit from '@fastify/rate-limit';
 import {
-  PublicTicketCreateBodySchema,
-  PublicTicketCreateResponseSchema,
+  publicTicketCreateBodySchema,
+  publicTicketCreateResponseSchema,
   TICKET_MESSAGES as M,
   TooManyRequestsError,
   ValidationError,
@@ -17,7 +17,7 @@ import { createCaptchaService } from '../../commands/tickets/public-captcha.js';
 import { readMultipartForm } from '../../files/uploads.js';
 import { actorOf } from '../actor.js';
 import { addressRateLimit } from '../../http/rate-limits.js';
-import { CaptchaChallengeAnswerSchema } from './ticket-route-schemas.js';
+import { captchaChallengeAnswerSchema } from './ticket-route-schemas.js';
 
 /** Per IP and minute. The captcha is fetched on each form load, so it gets more room than the submission. */
 export const PUBLIC_RATE_LIMIT = { createPerMinute: 10, captchaPerMinute: 30 } as const;
@@ -53,7 +53,7 @@ export async function publicTicketRoutes(open: FastifyInstance, deps: AppDeps): 
 
     routes.get(
       '/api/public/captcha',
-      { config: { rateLimit: { max: PUBLIC_RATE_LIMIT.captchaPerMinute, timeWindow: 60_000 } }, schema: { response: { 200: CaptchaChallengeAnswerSchema } } },
+      { config: { rateLimit: { max: PUBLIC_RATE_LIMIT.captchaPerMinute, timeWindow: 60_000 } }, schema: { response: { 200: captchaChallengeAnswerSchema } } },
       async (_request, reply) => {
         reply.header('cache-control', 'no-store');
         const { parameters, signature } = await captcha.challenge();
@@ -66,12 +66,12 @@ export async function publicTicketRoutes(open: FastifyInstance, deps: AppDeps): 
      * valide...'), the fields (400 'Merci de remplir...'), the captcha (400
      * 'Échec reCAPTCHA...', a solution counts once), then the photo by content.
      */
-    routes.post('/api/public/ticket-create', { schema: { response: { 201: PublicTicketCreateResponseSchema } } }, async (request, reply) => {
+    routes.post('/api/public/ticket-create', { schema: { response: { 201: publicTicketCreateResponseSchema } } }, async (request, reply) => {
       const form = await readMultipartForm(request);
       const key = (form.fields.key ?? '').trim();
       const code = key === '' || key.length > 200 ? null : await findQrCodeByKey(deps.pool, key);
       if (code === null || code.live_installation_id === null) throw new ValidationError(M.invalidLink);
-      const body = parseManagementBody(PublicTicketCreateBodySchema, form.fields);
+      const body = parseManagementBody(publicTicketCreateBodySchema, form.fields);
       if (!(await captcha.verifyAndConsume(body['g-recaptcha-response']))) throw new ValidationError(M.captchaFailed);
       await handleOpenTicket(commandCaller(deps, actorOf(request)), {
         source: 'public',

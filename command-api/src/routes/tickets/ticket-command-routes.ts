@@ -1,15 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  InterventionIdParamsSchema,
-  InterventionReportBodySchema,
+  interventionIdParamsSchema,
+  interventionReportBodySchema,
   NotFoundError,
   TICKET_MESSAGES as M,
-  TicketIdParamsSchema,
-  TicketPatchBodySchema,
-  TicketSchema,
-  TicketVisitBodySchema,
-  ValidateQuoteBodySchema,
+  ticketIdParamsSchema,
+  ticketPatchBodySchema,
+  ticketSchema,
+  ticketVisitBodySchema,
+  validateQuoteBodySchema,
 } from '@fsm/contracts';
 import { listInterventions } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
@@ -23,7 +23,7 @@ import {
   handleValidateQuote,
 } from '../../commands/tickets/ticket-commands.js';
 import { actorOf } from '../actor.js';
-import { InterventionViewSchema, SuccessAnswerSchema } from './ticket-route-schemas.js';
+import { interventionViewSchema, successAnswerSchema } from './ticket-route-schemas.js';
 import { ticketInScope } from './ticket-route-support.js';
 
 /**
@@ -41,7 +41,7 @@ export async function ticketCommandRoutes(app: FastifyInstance, deps: AppDeps): 
   /** Take in charge `{ statut: 'en_cours', technicien_id }`, or save the ticket's report name `{ nom_rapport }`. */
   routes.patch(
     '/api/tickets/:id',
-    { schema: { params: TicketIdParamsSchema, body: TicketPatchBodySchema, response: { 200: TicketSchema } } },
+    { schema: { params: ticketIdParamsSchema, body: ticketPatchBodySchema, response: { 200: ticketSchema } } },
     async (request) => {
       const principal = principalOf(request);
       const body = request.body;
@@ -57,7 +57,7 @@ export async function ticketCommandRoutes(app: FastifyInstance, deps: AppDeps): 
 
   routes.patch(
     '/api/tickets/:id/close',
-    { schema: { params: TicketIdParamsSchema, body: TicketVisitBodySchema, response: { 200: TicketSchema } } },
+    { schema: { params: ticketIdParamsSchema, body: ticketVisitBodySchema, response: { 200: ticketSchema } } },
     async (request) => {
       const principal = principalOf(request);
       const ticket = await ticketInScope(deps, principal, request.params.id);
@@ -68,7 +68,7 @@ export async function ticketCommandRoutes(app: FastifyInstance, deps: AppDeps): 
 
   routes.post(
     '/api/tickets/:id/intervention',
-    { schema: { params: TicketIdParamsSchema, body: TicketVisitBodySchema, response: { 201: TicketSchema } } },
+    { schema: { params: ticketIdParamsSchema, body: ticketVisitBodySchema, response: { 201: ticketSchema } } },
     async (request, reply) => {
       const principal = principalOf(request);
       const ticket = await ticketInScope(deps, principal, request.params.id);
@@ -81,7 +81,7 @@ export async function ticketCommandRoutes(app: FastifyInstance, deps: AppDeps): 
   routes.patch(
     '/api/tickets/:id/interventions/:interventionId',
     {
-      schema: { params: InterventionIdParamsSchema, body: InterventionReportBodySchema, response: { 200: InterventionViewSchema } },
+      schema: { params: interventionIdParamsSchema, body: interventionReportBodySchema, response: { 200: interventionViewSchema } },
     },
     async (request) => {
       const principal = principalOf(request);
@@ -97,7 +97,7 @@ export async function ticketCommandRoutes(app: FastifyInstance, deps: AppDeps): 
   /** Quote validation `{ numero_devis, date_enregistrement_devis }` (permission tickets.devis, spec §6). */
   routes.patch(
     '/api/tickets/:id/update',
-    { schema: { params: TicketIdParamsSchema, body: ValidateQuoteBodySchema, response: { 200: SuccessAnswerSchema } } },
+    { schema: { params: ticketIdParamsSchema, body: validateQuoteBodySchema, response: { 200: successAnswerSchema } } },
     async (request) => {
       const principal = principalOf(request);
       const ticket = await ticketInScope(deps, principal, request.params.id);

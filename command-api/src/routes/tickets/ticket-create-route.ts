@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  ManualTicketCreateBodySchema,
+  manualTicketCreateBodySchema,
   TELESURVEILLANCE_TICKET_FIELDS,
   TICKET_MESSAGES as M,
-  TicketCreateResponseSchema,
+  ticketCreateResponseSchema,
   ValidationError,
   parseManagementBody,
   ticketRegistrationToIso,
@@ -29,14 +29,14 @@ import { actorOf } from '../actor.js';
 export async function ticketCreateRoute(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/tickets/manual/ticket-create',
-    { schema: { response: { 201: TicketCreateResponseSchema } } },
+    { schema: { response: { 201: ticketCreateResponseSchema } } },
     async (request, reply) => {
       const principal = principalOf(request);
       const form = await readMultipartForm(request);
       const staff = principal.role !== 'telesurveillance';
       if (!staff) refuseFieldsOutsideTelesurvForm(form.fields);
       // Multipart text fields cannot go through the route schema; the same contracts schema parses them here.
-      const body = parseManagementBody(ManualTicketCreateBodySchema, form.fields);
+      const body = parseManagementBody(manualTicketCreateBodySchema, form.fields);
       const { date_enregistrement: date, heure_enregistrement: time } = body;
       const opened = await handleOpenTicket(commandCaller(deps, actorOf(request)), {
         source: staff ? 'manual' : 'telesurveillance',

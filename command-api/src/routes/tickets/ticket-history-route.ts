@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { TicketIdParamsSchema } from '@fsm/contracts';
+import { ticketIdParamsSchema } from '@fsm/contracts';
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf } from '../../auth/principal.js';
 import { loadTicketHistory } from '../../commands/tickets/ticket-history.js';
-import { TicketHistoryAnswerSchema, TicketHistoryQuerySchema } from './ticket-route-schemas.js';
+import { ticketHistoryAnswerSchema, ticketHistoryQuerySchema } from './ticket-route-schemas.js';
 import { ticketInScope } from './ticket-route-support.js';
 
 /**
@@ -16,7 +16,7 @@ import { ticketInScope } from './ticket-route-support.js';
 export async function ticketHistoryRoute(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/tickets/:id/history',
-    { schema: { params: TicketIdParamsSchema, querystring: TicketHistoryQuerySchema, response: { 200: TicketHistoryAnswerSchema } } },
+    { schema: { params: ticketIdParamsSchema, querystring: ticketHistoryQuerySchema, response: { 200: ticketHistoryAnswerSchema } } },
     async (request) => {
       const ticket = await ticketInScope(deps, principalOf(request), request.params.id);
       const { snapshot, ...history } = await loadTicketHistory(deps.store, ticket.id, request.query.at);

@@ -1,12 +1,12 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ClosedTicketsPagedQuerySchema, OpenTicketsQuerySchema, TicketIdParamsSchema, TicketSchema, defaultClosedTicketsRange, type Ticket } from '@fsm/contracts';
+import { closedTicketsPagedQuerySchema, openTicketsQuerySchema, ticketIdParamsSchema, ticketSchema, defaultClosedTicketsRange, type Ticket } from '@fsm/contracts';
 import { closedTicketPages, closedTicketsPage, listInterventions, listOpenTickets, openTicketsPage } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf, scopeOf } from '../../auth/principal.js';
 import { sendJsonText } from '../../http/json-text.js';
-import { ClosedTicketsAnswerSchema, InterventionListAnswerSchema, OpenTicketsAnswerSchema } from './ticket-route-schemas.js';
+import { closedTicketsAnswerSchema, interventionListAnswerSchema, openTicketsAnswerSchema } from './ticket-route-schemas.js';
 import { ticketInScope } from './ticket-route-support.js';
 
 /**
@@ -51,7 +51,7 @@ export async function ticketReadRoutes(app: FastifyInstance, deps: AppDeps): Pro
    */
   routes.get(
     '/api/tickets',
-    { schema: { querystring: OpenTicketsQuerySchema, response: { 200: OpenTicketsAnswerSchema } } },
+    { schema: { querystring: openTicketsQuerySchema, response: { 200: openTicketsAnswerSchema } } },
     async (request, reply) => {
       const principal = principalOf(request);
       const { statut, urgent, devis_attente, limit, cursor } = request.query;
@@ -77,7 +77,7 @@ export async function ticketReadRoutes(app: FastifyInstance, deps: AppDeps): Pro
    */
   routes.get(
     '/api/tickets/clos',
-    { schema: { querystring: ClosedTicketsPagedQuerySchema, response: { 200: ClosedTicketsAnswerSchema } } },
+    { schema: { querystring: closedTicketsPagedQuerySchema, response: { 200: closedTicketsAnswerSchema } } },
     async (request, reply) => {
       const principal = principalOf(request);
       const now = deps.clock();
@@ -91,14 +91,14 @@ export async function ticketReadRoutes(app: FastifyInstance, deps: AppDeps): Pro
 
   routes.get(
     '/api/tickets/:id',
-    { schema: { params: TicketIdParamsSchema, response: { 200: TicketSchema } } },
+    { schema: { params: ticketIdParamsSchema, response: { 200: ticketSchema } } },
     async (request) => ticketInScope(deps, principalOf(request), request.params.id),
   );
 
   /** The ticket's re-interventions, in the order they were recorded. */
   routes.get(
     '/api/tickets/:id/interventions',
-    { schema: { params: TicketIdParamsSchema, response: { 200: InterventionListAnswerSchema } } },
+    { schema: { params: ticketIdParamsSchema, response: { 200: interventionListAnswerSchema } } },
     async (request) => {
       const principal = principalOf(request);
       const ticket = await ticketInScope(deps, principal, request.params.id);

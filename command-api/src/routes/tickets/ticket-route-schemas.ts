@@ -1,37 +1,37 @@
 import { z } from 'zod';
-import { ClosedTicketsPageSchema, InterventionSchema, OpenTicketsPageSchema, TICKET_EVENT_TYPES, TicketSchema } from '@fsm/contracts';
+import { closedTicketsPageSchema, interventionSchema, openTicketsPageSchema, TICKET_EVENT_TYPES, ticketSchema } from '@fsm/contracts';
 
 /*
- * Answer schemas of the ticket routes. A ticket is contracts' `TicketSchema`;
+ * Answer schemas of the ticket routes. A ticket is contracts' `ticketSchema`;
  * serialising through it guarantees nothing else (signature references,
  * operator ids) ever leaves the server.
  */
 
-export const TicketListAnswerSchema = z.object({ tickets: z.array(TicketSchema) });
+export const ticketListAnswerSchema = z.object({ tickets: z.array(ticketSchema) });
 
 /** GET /api/tickets: the spec's `{ tickets }`, or one page when `limit` is given (issue #19). */
-export const OpenTicketsAnswerSchema = z.union([OpenTicketsPageSchema, TicketListAnswerSchema]);
+export const openTicketsAnswerSchema = z.union([openTicketsPageSchema, ticketListAnswerSchema]);
 /** GET /api/tickets/clos: the spec's `{ tickets }`, or one page when `limit` is given (issue #19). */
-export const ClosedTicketsAnswerSchema = z.union([ClosedTicketsPageSchema, TicketListAnswerSchema]);
+export const closedTicketsAnswerSchema = z.union([closedTicketsPageSchema, ticketListAnswerSchema]);
 
-export const InterventionViewSchema = InterventionSchema.extend({
+export const interventionViewSchema = interventionSchema.extend({
   /** 1 for the ticket's first re-intervention, then 2, ... */
   ordinal: z.number().int().positive(),
   technicien_id: z.string(),
 });
-export const InterventionListAnswerSchema = z.array(InterventionViewSchema);
+export const interventionListAnswerSchema = z.array(interventionViewSchema);
 
-export const SuccessAnswerSchema = z.object({ success: z.literal(true) });
+export const successAnswerSchema = z.object({ success: z.literal(true) });
 
 /** `?at=<revision>`: a whole number from 0. */
-export const TicketHistoryQuerySchema = z.object({
+export const ticketHistoryQuerySchema = z.object({
   at: z.preprocess(
     (value) => (value === '' ? undefined : value),
     z.coerce.number({ error: 'Révision invalide.' }).int({ error: 'Révision invalide.' }).min(0, { error: 'Révision invalide.' }).optional(),
   ),
 });
 
-export const TicketHistoryAnswerSchema = z.object({
+export const ticketHistoryAnswerSchema = z.object({
   ticket_id: z.string(),
   num_chrono: z.string(),
   events: z.array(
@@ -55,7 +55,7 @@ export const TicketHistoryAnswerSchema = z.object({
 });
 
 /** GET /api/public/captcha: an ALTCHA v2 challenge, parameters untouched (they are signed). */
-export const CaptchaChallengeAnswerSchema = z.object({
+export const captchaChallengeAnswerSchema = z.object({
   parameters: z.record(z.string(), z.unknown()),
   signature: z.string().optional(),
 });

@@ -1,4 +1,4 @@
-import { REPORT_ERROR_TEXT_MAX, ReportEventSchema } from '@fsm/contracts';
+import { REPORT_ERROR_TEXT_MAX, reportEventSchema } from '@fsm/contracts';
 import { eventByEvent, type Projector } from '../../projector.js';
 import { domainEvent } from '../domain-event.js';
 
@@ -52,7 +52,7 @@ export const reportsProjector: Projector = {
     );
     CREATE INDEX IF NOT EXISTS report_emails_report ON rm.report_emails (report_id, recipient_email);`,
   apply: eventByEvent(async (tx, recorded) => {
-    const event = domainEvent(ReportEventSchema, recorded);
+    const event = domainEvent(reportEventSchema, recorded);
     const revision = recorded.revision;
     switch (event.type) {
       case 'ReportRequested': {

@@ -1,4 +1,4 @@
-import { TicketEventSchema } from '@fsm/contracts';
+import { ticketEventSchema } from '@fsm/contracts';
 import type { RecordedEvent } from '@fsm/eventstore';
 import type { PoolClient } from 'pg';
 import { domainEvent } from '../domain-event.js';
@@ -77,5 +77,5 @@ export async function applyTicketInterventionsBatch(tx: PoolClient, events: read
 }
 
 function parse(recorded: RecordedEvent) {
-  return domainEvent(TicketEventSchema, recorded);
+  return domainEvent(ticketEventSchema, recorded);
 }

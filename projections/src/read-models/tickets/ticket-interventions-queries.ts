@@ -1,7 +1,7 @@
 import type { Intervention } from '@fsm/contracts';
 import { scopeClause, type AgenceScope, type Queryable } from '../queryable.js';
 
-/** A re-intervention as the API answers it (`InterventionSchema`), with its rank and technician id. */
+/** A re-intervention as the API answers it (`interventionSchema`), with its rank and technician id. */
 export type InterventionView = Intervention & {
   /** 1 for the first re-intervention of its ticket, then 2, ... */
   ordinal: number;

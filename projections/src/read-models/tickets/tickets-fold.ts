@@ -1,4 +1,4 @@
-import { TicketEventSchema, visitOpensQuote, type TicketEvent, type TicketVisitReport } from '@fsm/contracts';
+import { ticketEventSchema, visitOpensQuote, type TicketEvent, type TicketVisitReport } from '@fsm/contracts';
 import type { RecordedEvent } from '@fsm/eventstore';
 import type { PoolClient } from 'pg';
 import { domainEvent } from '../domain-event.js';
@@ -134,7 +134,7 @@ export interface TicketFact {
 }
 
 export function ticketFact(recorded: RecordedEvent): TicketFact {
-  return { ticketId: ticketIdOf(recorded), revision: recorded.revision, event: domainEvent(TicketEventSchema, recorded) };
+  return { ticketId: ticketIdOf(recorded), revision: recorded.revision, event: domainEvent(ticketEventSchema, recorded) };
 }
 
 /** The quote columns after a visit: the quote rule (visitOpensQuote), its window from that visit's end. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InterventionSchema, sortTicketsForList, TicketSchema, type TicketVisitReport } from '@fsm/contracts';
+import { interventionSchema, sortTicketsForList, ticketSchema, type TicketVisitReport } from '@fsm/contracts';
 import { createReadModelHarness, type ReadModelHarness } from '../../test-support/read-model-harness.js';
 import { ticketInterventionsProjector } from './ticket-interventions-projector.js';
 import { listInterventions } from './ticket-interventions-queries.js';
@@ -94,7 +94,7 @@ describe('tickets read model', () => {
     await h.given(stream(id), [opened(id, { agenceId: agence, urgent: true })]);
 
     let ticket = await findTicket(h.pool, 'all', id, now);
-    expect(TicketSchema.parse(ticket)).toBeTruthy();
+    expect(ticketSchema.parse(ticket)).toBeTruthy();
     expect(ticket).toMatchObject({
       statut: 'ouvert',
       urgent: true,
@@ -124,7 +124,7 @@ describe('tickets read model', () => {
     // Someone else did the closing visit: the card still names the technician in charge.
     await h.given(stream(id), [closed({ technicien: otherTech })]);
     ticket = await findTicket(h.pool, 'all', id, now);
-    expect(TicketSchema.parse(ticket)).toBeTruthy();
+    expect(ticketSchema.parse(ticket)).toBeTruthy();
     expect(ticket).toMatchObject({
       statut: 'clos',
       clos_at: '2026-11-20T10:00:00.000Z',
@@ -180,7 +180,7 @@ describe('tickets read model', () => {
     expect((await listOpenTickets(h.pool, [agence], now, { statut: 'intervention' })).map((t) => t.id)).toEqual([id]);
 
     const interventions = await listInterventions(h.pool, id);
-    for (const intervention of interventions) expect(InterventionSchema.parse(intervention)).toBeTruthy();
+    for (const intervention of interventions) expect(interventionSchema.parse(intervention)).toBeTruthy();
     expect(interventions.map((i) => [i.id, i.ordinal, i.constat_tech, i.technicien_nom])).toEqual([
       [first, 1, 'Première visite', 'Martin'],
       [second, 2, 'Deuxième visite', 'Petit'],

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { TICKET_TIME_ZONE, TicketSchema, type ClosedTicketsQuery, type OpenTicketCounts, type Ticket, type TicketStatus } from '@fsm/contracts';
+import { TICKET_TIME_ZONE, ticketSchema, type ClosedTicketsQuery, type OpenTicketCounts, type Ticket, type TicketStatus } from '@fsm/contracts';
 import { orderedScopeClause, scopeClause, type AgenceScope, type Queryable } from '../queryable.js';
 import { closedTicketsTotalFromDays } from '../ticket-sla/ticket-sla-days.js';
 import { decodeCursor, keysetInstantSql, listFingerprint, pageOf, type PageRequest } from '../keyset-cursor.js';
@@ -109,7 +109,7 @@ function closedSelection(scope: AgenceScope, filters: ClosedTicketFilters): Tick
 // 6,000 rows, 10 MB of JSON). Mapping each row in JS (each instant parsed
 // into a Date, then printed again) and running the zod answer schema over
 // the list cost more than the SQL. So the select list *is* the answer: its
-// column names are `TicketSchema`'s keys, in its order, and each value is
+// column names are `ticketSchema`'s keys, in its order, and each value is
 // the answer's (instants as Date#toISOString writes them, computed fields),
 // so pg's rows are the tickets and the list routes only JSON.stringify them.
 // The detail (findTicket) reads the same select list; command-api's
@@ -127,7 +127,7 @@ function epochMsSql(instant: string): string {
 }
 
 /** The answer's keys, in its order: a key with no SQL below is the `rm.tickets` column of that name. */
-const ANSWER_KEYS = Object.keys(TicketSchema.shape) as (keyof Ticket)[];
+const ANSWER_KEYS = Object.keys(ticketSchema.shape) as (keyof Ticket)[];
 
 /**
  * The answer's values that are not a column of the same name. `nowParam` is
@@ -157,7 +157,7 @@ function computedAnswerColumns(nowParam: string): Partial<Record<keyof Ticket, s
   };
 }
 
-/** `TicketSchema` as a select list: its keys in its order, so pg's rows are the answer's tickets. */
+/** `ticketSchema` as a select list: its keys in its order, so pg's rows are the answer's tickets. */
 function answerColumns(nowParam: string): string {
   const computed = computedAnswerColumns(nowParam);
   return ANSWER_KEYS.map((key) => {

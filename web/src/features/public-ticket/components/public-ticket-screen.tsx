@@ -1,4 +1,4 @@
-import { PublicTicketFormSchema, TICKET_LABELS, TICKET_MESSAGES } from '@fsm/contracts';
+import { publicTicketFormSchema, TICKET_LABELS, TICKET_MESSAGES } from '@fsm/contracts';
 import { useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { Banner } from '../../../components/ui/banner';
@@ -92,7 +92,7 @@ function PublicTicketForm({ qrKey }: { qrKey: string }) {
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (processing || mutation.isPending || checkingCaptcha) return;
-    const parsed = PublicTicketFormSchema.safeParse(fields);
+    const parsed = publicTicketFormSchema.safeParse(fields);
     if (!parsed.success) {
       // The message itself is derived from the fields (fieldsProblem), so it goes once they are filled.
       setShowMissing(true);
@@ -134,7 +134,7 @@ function PublicTicketForm({ qrKey }: { qrKey: string }) {
       : errorMessage(mutation.error, TICKET_MESSAGES.publicSaveError)
     : null;
   const missing = (value: string) => showMissing && value.trim() === '';
-  const fieldsCheck = showMissing ? PublicTicketFormSchema.safeParse(fields) : null;
+  const fieldsCheck = showMissing ? publicTicketFormSchema.safeParse(fields) : null;
   const fieldsProblem = fieldsCheck && !fieldsCheck.success ? (fieldsCheck.error.issues[0]?.message ?? TICKET_MESSAGES.requiredFields) : null;
   const set = (key: keyof Fields) => (e: { target: { value: string } }) => setFields((f) => ({ ...f, [key]: e.target.value }));
   const busy = mutation.isPending || checkingCaptcha;

@@ -1,4 +1,4 @@
-import { TICKET_AUTOCOMPLETE_CLOSE_DELAY_MS, TICKET_LABELS, TICKET_MESSAGES, TelesurveillanceTicketFormSchema } from '@fsm/contracts';
+import { TICKET_AUTOCOMPLETE_CLOSE_DELAY_MS, TICKET_LABELS, TICKET_MESSAGES, telesurveillanceTicketFormSchema } from '@fsm/contracts';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Autocomplete } from '../../../components/ui/autocomplete';
 import { Banner } from '../../../components/ui/banner';
@@ -111,7 +111,7 @@ export function TelesurvTicketScreen() {
   };
 
   const form = { agence_id: agenceId, client_id: clientId ?? '', site_id: siteId, installation_id: installationId, ...contact, probleme };
-  const complete = TelesurveillanceTicketFormSchema.safeParse(form).success;
+  const complete = telesurveillanceTicketFormSchema.safeParse(form).success;
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -1,4 +1,4 @@
-import { DOWNLOAD_LINK_TTL_SECONDS, ReportPdfResponseSchema, TICKET_MESSAGES } from '@fsm/contracts';
+import { DOWNLOAD_LINK_TTL_SECONDS, reportPdfResponseSchema, TICKET_MESSAGES } from '@fsm/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { ticketKeys } from '../../tickets/api/ticket-keys';
@@ -14,7 +14,7 @@ const REPORT_LINK_REFRESH_MS = (DOWNLOAD_LINK_TTL_SECONDS * 1000) / 2;
  */
 async function getReportLink(filename: string, signal?: AbortSignal): Promise<GeneratedReport> {
   const answer = await apiClient.get<unknown>(`/api/reports/download/${encodeURIComponent(filename)}/link`, { signal });
-  const parsed = ReportPdfResponseSchema.safeParse(answer);
+  const parsed = reportPdfResponseSchema.safeParse(answer);
   if (!parsed.success) throw new ReportError(TICKET_MESSAGES.reportInvalidResponse);
   return { downloadUrl: parsed.data.downloadUrl, filename: parsed.data.filename };
 }

@@ -1,4 +1,4 @@
-import { TicketReportsAnswerSchema, type TicketReport } from '@fsm/contracts';
+import { ticketReportsAnswerSchema, type TicketReport } from '@fsm/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { ticketKeys } from '../../tickets/api/ticket-keys';
@@ -6,7 +6,7 @@ import { ticketKeys } from '../../tickets/api/ticket-keys';
 /** GET /api/tickets/{id}/reports (not in the spec): each visit's report and who it was e-mailed to. */
 async function getTicketReports(ticketId: string, signal?: AbortSignal): Promise<TicketReport[]> {
   const answer = await apiClient.get<unknown>(`/api/tickets/${encodeURIComponent(ticketId)}/reports`, { signal });
-  return TicketReportsAnswerSchema.parse(answer).reports;
+  return ticketReportsAnswerSchema.parse(answer).reports;
 }
 
 const ticketReportsQuery = (ticketId: string) =>

@@ -1,4 +1,4 @@
-import { SendReportEmailResponseSchema, TICKET_MESSAGES, type SendReportEmailResponse } from '@fsm/contracts';
+import { sendReportEmailResponseSchema, TICKET_MESSAGES, type SendReportEmailResponse } from '@fsm/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { ticketKeys } from '../../tickets/api/ticket-keys';
@@ -26,7 +26,7 @@ export async function sendReportEmail(request: ReportEmailRequest): Promise<Send
   if (typeof answer === 'object' && answer !== null && (answer as { success?: unknown }).success === false) {
     throw new Error(TICKET_MESSAGES.reportEmailError);
   }
-  const parsed = SendReportEmailResponseSchema.safeParse(answer);
+  const parsed = sendReportEmailResponseSchema.safeParse(answer);
   return parsed.success ? parsed.data : null;
 }
 

@@ -1,4 +1,4 @@
-import { REPORT_MAX_RECIPIENTS, SendReportEmailBodySchema, TICKET_MESSAGES, type SendReportEmailResponse, type TicketReport, type Ticket } from '@fsm/contracts';
+import { REPORT_MAX_RECIPIENTS, sendReportEmailBodySchema, TICKET_MESSAGES, type SendReportEmailResponse, type TicketReport, type Ticket } from '@fsm/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormDialog } from '../../../components/ui/form-dialog';
@@ -14,7 +14,7 @@ import { useSendReportEmail, type ReportRecipient } from '../api/send-report-ema
 export const SEND_REPORT_TITLE = 'Envoyer le rapport par e-mail';
 const RECIPIENTS_LABEL = 'Destinataires';
 const RECIPIENTS_FIELD = 'recipients';
-const RecipientsSchema = SendReportEmailBodySchema.shape.recipients;
+const recipientsSchema = sendReportEmailBodySchema.shape.recipients;
 
 /** The addresses typed (one per line, or separated by commas, semicolons or spaces), without repeats. */
 function typedAddresses(text: string): string[] {
@@ -39,7 +39,7 @@ function typedAddresses(text: string): string[] {
 function checkRecipients(text: string, known: readonly ReportRecipient[]): FormCheck<ReportRecipient[]> {
   const addresses = typedAddresses(text);
   const recipients = addresses.map((email) => known.find((person) => person.email.toLowerCase() === email.toLowerCase()) ?? { email, nom: '', prenom: '' });
-  const check = checkForm(RecipientsSchema, recipients);
+  const check = checkForm(recipientsSchema, recipients);
   if (check.ok) return check;
   const issue = Object.keys(check.errors)[0] ?? '';
   const index = /^(\d+)\b/.exec(issue)?.[1];

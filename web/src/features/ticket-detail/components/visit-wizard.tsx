@@ -1,4 +1,4 @@
-import { TICKET_MESSAGES, TicketVisitBodySchema, type TicketVisitBody, type Ticket } from '@fsm/contracts';
+import { TICKET_MESSAGES, ticketVisitBodySchema, type TicketVisitBody, type Ticket } from '@fsm/contracts';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Dialog } from '../../../components/ui/dialog';
@@ -104,7 +104,7 @@ function VisitWizardBody({ ticket, draft, onChange, onSent, technicians, contact
   const submit = () => {
     if (mutation.isPending || done) return;
     const all = { ...checkStep(1, draft), ...checkStep(2, draft), ...checkStep(3, draft) };
-    const parsed = TicketVisitBodySchema.safeParse(toBody(draft, ticket));
+    const parsed = ticketVisitBodySchema.safeParse(toBody(draft, ticket));
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const field = typeof issue?.path[0] === 'string' ? (issue.path[0] as keyof VisitDraft) : undefined;

@@ -1,4 +1,4 @@
-import { ClosedTicketsPageSchema, sortTicketsForList, type ClosedTicketsPage, type Ticket } from '@fsm/contracts';
+import { closedTicketsPageSchema, sortTicketsForList, type ClosedTicketsPage, type Ticket } from '@fsm/contracts';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { keysetPagesQuery, type PageCursor, type PagedList } from '../../../lib/infinite-pages';
@@ -28,7 +28,7 @@ export async function getClosedTickets(filters: ClosedTicketsFilters, signal?: A
 
 // ─── Pages (issue #19) ───────────────────────────────────────────────────────
 
-const ClosedTicketsPageInfoSchema = ClosedTicketsPageSchema.pick({ next_cursor: true, total: true });
+const closedTicketsPageInfoSchema = closedTicketsPageSchema.pick({ next_cursor: true, total: true });
 
 export interface ClosedTicketsPageView extends Omit<ClosedTicketsPage, 'tickets'> {
   tickets: Ticket[];
@@ -37,7 +37,7 @@ export interface ClosedTicketsPageView extends Omit<ClosedTicketsPage, 'tickets'
 /** As `parseOpenTicketsPage`: a whole list is one last page. */
 function parseClosedTicketsPage(answer: unknown): ClosedTicketsPageView {
   const tickets = parseTicketList(answer);
-  const info = ClosedTicketsPageInfoSchema.safeParse(answer);
+  const info = closedTicketsPageInfoSchema.safeParse(answer);
   if (info.success) return { ...info.data, tickets };
   if (!isWholeTicketList(answer)) throw new InvalidTicketAnswerError();
   return { tickets, next_cursor: null, total: tickets.length };

@@ -1,4 +1,4 @@
-import { OpenTicketsPageSchema, sortTicketsForList, type OpenTicketsPage, type Ticket } from '@fsm/contracts';
+import { openTicketsPageSchema, sortTicketsForList, type OpenTicketsPage, type Ticket } from '@fsm/contracts';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { keysetPagesQuery, type PageCursor, type PagedList } from '../../../lib/infinite-pages';
@@ -20,7 +20,7 @@ export async function getOpenTickets(signal?: AbortSignal): Promise<Ticket[]> {
 /** Rows per page of the ticket lists: a few screens of cards. */
 export const TICKET_PAGE_SIZE = 60;
 
-const OpenTicketsPageInfoSchema = OpenTicketsPageSchema.pick({ next_cursor: true, total: true, counts: true });
+const openTicketsPageInfoSchema = openTicketsPageSchema.pick({ next_cursor: true, total: true, counts: true });
 
 export interface OpenTicketsPageView extends Omit<OpenTicketsPage, 'tickets'> {
   tickets: Ticket[];
@@ -33,7 +33,7 @@ export interface OpenTicketsPageView extends Omit<OpenTicketsPage, 'tickets'> {
  */
 function parseOpenTicketsPage(answer: unknown): OpenTicketsPageView {
   const tickets = parseTicketList(answer);
-  const info = OpenTicketsPageInfoSchema.safeParse(answer);
+  const info = openTicketsPageInfoSchema.safeParse(answer);
   if (info.success) return { ...info.data, tickets };
   if (!isWholeTicketList(answer)) throw new InvalidTicketAnswerError();
   return { tickets, next_cursor: null, total: tickets.length, counts: null };

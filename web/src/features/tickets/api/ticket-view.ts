@@ -1,4 +1,4 @@
-import { InterventionSchema, TicketSchema, type Intervention, type Ticket } from '@fsm/contracts';
+import { interventionSchema, ticketSchema, type Intervention, type Ticket } from '@fsm/contracts';
 
 /*
  * Answers as the screens read them, parsed with the contracts' schemas. An
@@ -6,7 +6,7 @@ import { InterventionSchema, TicketSchema, type Intervention, type Ticket } from
  * must not blank a whole board.
  */
 
-const InterventionViewSchema = InterventionSchema.extend({ ordinal: TicketSchema.shape.interventions_count.optional() });
+const interventionViewSchema = interventionSchema.extend({ ordinal: ticketSchema.shape.interventions_count.optional() });
 export type InterventionView = Intervention & { ordinal?: number };
 
 function warn(what: string, error: unknown): void {
@@ -28,7 +28,7 @@ function looksLikeTicket(answer: unknown): boolean {
 }
 
 export function parseTicket(answer: unknown): Ticket {
-  const parsed = TicketSchema.safeParse(answer);
+  const parsed = ticketSchema.safeParse(answer);
   if (parsed.success) return parsed.data;
   if (!looksLikeTicket(answer)) throw new InvalidTicketAnswerError();
   warn('ticket', parsed.error);
@@ -60,7 +60,7 @@ export function parseInterventions(answer: unknown): InterventionView[] {
         ? (answer as { interventions: unknown[] }).interventions
         : [];
   return list.map((item) => {
-    const parsed = InterventionViewSchema.safeParse(item);
+    const parsed = interventionViewSchema.safeParse(item);
     if (parsed.success) return parsed.data;
     warn('intervention', parsed.error);
     return item as InterventionView;

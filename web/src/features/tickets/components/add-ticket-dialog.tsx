@@ -1,4 +1,4 @@
-import { ManualTicketCreateBodySchema, TICKET_AUTOCOMPLETE_CLOSE_DELAY_MS, TICKET_LABELS, TICKET_MESSAGES } from '@fsm/contracts';
+import { manualTicketCreateBodySchema, TICKET_AUTOCOMPLETE_CLOSE_DELAY_MS, TICKET_LABELS, TICKET_MESSAGES } from '@fsm/contracts';
 import { useMemo, useState, type FormEvent } from 'react';
 import { Autocomplete } from '../../../components/ui/autocomplete';
 import { Banner } from '../../../components/ui/banner';
@@ -111,7 +111,7 @@ function AddTicketForm({ onClose, onCreated }: Omit<AddTicketDialogProps, 'open'
       heure_enregistrement: time,
       id_technicien: technicienId,
     };
-    const parsed = ManualTicketCreateBodySchema.safeParse(body);
+    const parsed = manualTicketCreateBodySchema.safeParse(body);
     if (!parsed.success || !date || !time) {
       setShowMissing(true);
       setProblem(parsed.success ? TICKET_MESSAGES.requiredFields : (parsed.error.issues[0]?.message ?? TICKET_MESSAGES.requiredFields));

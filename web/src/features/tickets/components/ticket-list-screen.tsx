@@ -1,7 +1,7 @@
 import {
   TICKET_LABELS,
   TICKET_SUCCESS_BANNER_MS,
-  TicketListSearchSchema,
+  ticketListSearchSchema,
   defaultClosedTicketsRange,
   type OpenTicketCounts,
   type TicketStatus,
@@ -95,7 +95,7 @@ function defaultClosedFilters(devisAttente: boolean): ClosedTicketsFilters {
  */
 export function TicketListScreen() {
   const [params, setParams] = useSearchParams();
-  const search = TicketListSearchSchema.parse(Object.fromEntries(params));
+  const search = ticketListSearchSchema.parse(Object.fromEntries(params));
   const closedView = search.statut === 'clos';
   const title = closedView ? TICKET_LABELS.closedListTitle : TICKET_LABELS.openListTitle;
   useDocumentTitle(title);
