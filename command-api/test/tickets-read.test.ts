@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TICKET_MESSAGES as M, ticketSchema, ticketLocalDate } from '@fsm/contracts';
+import { TICKET_MESSAGES as M, parisCalendarDay, ticketSchema } from '@fsm/contracts';
 import { createApiHarness, type ApiHarness, type TestUser } from '../src/test-support/api-harness.js';
 import { ticketListAnswerSchema } from '../src/routes/tickets/ticket-route-schemas.js';
 import { createWorld, openTicketId, visitBody, type World } from './tickets-fixtures.js';
@@ -15,7 +15,7 @@ let techPlus: TestUser;
 /** Tickets by role in the scenario. */
 const t: Record<string, string> = {};
 
-const daysAgo = (days: number, time = '10:00') => ({ date_enregistrement: ticketLocalDate(Date.now() - days * DAY_MS), heure_enregistrement: time });
+const daysAgo = (days: number, time = '10:00') => ({ date_enregistrement: parisCalendarDay(Date.now() - days * DAY_MS), heure_enregistrement: time });
 
 beforeAll(async () => {
   h = await createApiHarness('api_tickets_read');
@@ -84,11 +84,11 @@ describe('GET /api/tickets/clos', () => {
   });
 
   it('applies every filter', async () => {
-    const from = ticketLocalDate(Date.now() - 60 * DAY_MS);
-    const all = `/api/tickets/clos?date_debut=${from}&date_fin=${ticketLocalDate(Date.now())}`;
+    const from = parisCalendarDay(Date.now() - 60 * DAY_MS);
+    const all = `/api/tickets/clos?date_debut=${from}&date_fin=${parisCalendarDay(Date.now())}`;
     expect(ids(await list(tech, all))).toEqual([t.closedRecent, t.closedQuote, t.closedOld]);
-    expect(ids(await list(tech, `/api/tickets/clos?date_debut=${from}&date_fin=${ticketLocalDate(Date.now() - 30 * DAY_MS)}`))).toEqual([t.closedOld]);
-    expect(ids(await list(tech, `/api/tickets/clos?date_debut=${ticketLocalDate(Date.now() - 5 * DAY_MS)}`))).toEqual([t.closedRecent]);
+    expect(ids(await list(tech, `/api/tickets/clos?date_debut=${from}&date_fin=${parisCalendarDay(Date.now() - 30 * DAY_MS)}`))).toEqual([t.closedOld]);
+    expect(ids(await list(tech, `/api/tickets/clos?date_debut=${parisCalendarDay(Date.now() - 5 * DAY_MS)}`))).toEqual([t.closedRecent]);
     expect(ids(await list(tech, `${all}&client_id=${second.clientId}`))).toEqual([t.closedQuote]);
     expect(ids(await list(tech, `${all}&site_id=${world.siteId}`))).toEqual([t.closedRecent, t.closedOld]);
     expect(ids(await list(tech, `${all}&installation_id=${second.installationId}`))).toEqual([t.closedQuote]);

@@ -1,6 +1,6 @@
 import { solveChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
-import { ticketLocalDate, type Role, type TicketVisitBodyInput } from '@fsm/contracts';
+import { parisCalendarDay, type Role, type TicketVisitBodyInput } from '@fsm/contracts';
 import type { DemoClient, DemoSeedStep } from './demo-seed.js';
 
 /**
@@ -65,9 +65,9 @@ export const ticketDemoStep: DemoSeedStep = {
     const technicienPlusId = client.as('technicien_plus').userId;
 
     /** `date_enregistrement` / `heure_enregistrement` of `daysAgo` days back at a Paris time. */
-    const registeredAt = (daysAgo: number, time: string) => ({ date_enregistrement: ticketLocalDate(now - daysAgo * DAY_MS), heure_enregistrement: time });
+    const registeredAt = (daysAgo: number, time: string) => ({ date_enregistrement: parisCalendarDay(now - daysAgo * DAY_MS), heure_enregistrement: time });
     /** A local date-time (as a datetime-local field sends it) `daysAgo` days back. */
-    const localTime = (daysAgo: number, time: string) => `${ticketLocalDate(now - daysAgo * DAY_MS)}T${time}`;
+    const localTime = (daysAgo: number, time: string) => `${parisCalendarDay(now - daysAgo * DAY_MS)}T${time}`;
 
     async function open(role: Role, index: number, extra: Record<string, string> = {}): Promise<CreateAnswer> {
       return client.call<CreateAnswer>(role, 'POST', '/api/tickets/manual/ticket-create', {
@@ -140,7 +140,7 @@ export const ticketDemoStep: DemoSeedStep = {
     }));
     await client.call('admin', 'PATCH', `/api/tickets/${quoteValidated.ticket_id}/update`, {
       numero_devis: 'DEV-2026-0142',
-      date_enregistrement_devis: ticketLocalDate(now - 9 * DAY_MS),
+      date_enregistrement_devis: parisCalendarDay(now - 9 * DAY_MS),
     });
 
     const quotePending = await open('technicien', 3, { id_technicien: technicienId, ...registeredAt(3, '13:50') });

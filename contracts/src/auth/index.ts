@@ -4,3 +4,5 @@ export * from './session-user.js';
 export * from './access.js';
 export * from './route-access.js';
 export * from './session-end.js';
+export * from './login.js';
+export * from './password.js';

@@ -1,8 +1,14 @@
 import { TZDate } from '@date-fns/tz';
 
-// All calendar reasoning (which day it is, opening hours, holidays) happens in
-// the agencies' time zone, whatever the zone of the server or the browser.
-export const CALENDAR_TIME_ZONE = 'Europe/Paris';
+/*
+ * Paris time, the one module for it: all calendar reasoning (which day it is,
+ * opening hours, holidays), every local time a user types and every date a
+ * screen or a report prints happen in the agencies' time zone, whatever the
+ * zone of the server or the browser. Nothing else names the zone, reads the
+ * Paris day of an instant or builds a French date formatter: web, workers, API
+ * and read side all come here. Browser-safe (Intl and @date-fns/tz only).
+ */
+export const PARIS_TIME_ZONE = 'Europe/Paris';
 
 /**
  * An instant as the calendar helpers accept it: a `Date`, or an ISO 8601 string
@@ -53,18 +59,23 @@ export function parisInstantMs(value: CalendarInstantInput): number {
   if (!isCalendarDayString(`${y}-${mo}-${d}`) || hours > 23 || minutes > 59 || seconds > 59) {
     throw new RangeError(`Date invalide : « ${value} »`);
   }
-  if (offset === undefined) {
-    // Wall-clock time in Paris. In the spring gap (02:xx on the last Sunday of
-    // March) @date-fns/tz moves forward one hour; in the autumn overlap it picks
-    // the second (winter-time) occurrence.
-    return new TZDate(year, month - 1, day, hours, minutes, seconds, millis, CALENDAR_TIME_ZONE).getTime();
-  }
+  if (offset === undefined) return parisWallTimeMs(year, month, day, hours, minutes, seconds, millis);
   const utcMs = Date.UTC(year, month - 1, day, hours, minutes, seconds, millis);
   if (offset.toUpperCase() === 'Z') return utcMs;
   const sign = offset.startsWith('-') ? -1 : 1;
   const digits = offset.slice(1).replace(':', '');
   const offsetMinutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2) || 0);
   return utcMs - sign * offsetMinutes * 60_000;
+}
+
+/**
+ * Epoch milliseconds of a Paris wall-clock time (month 1–12). In the spring gap
+ * (02:xx on the last Sunday of March) @date-fns/tz moves forward one hour, as a
+ * wall clock would; in the autumn overlap it picks the second (winter-time)
+ * occurrence.
+ */
+export function parisWallTimeMs(year: number, month: number, day: number, hours: number, minutes: number, seconds = 0, millis = 0): number {
+  return new TZDate(year, month - 1, day, hours, minutes, seconds, millis, PARIS_TIME_ZONE).getTime();
 }
 
 /** The accepted instant as a plain `Date`. */
@@ -125,7 +136,7 @@ function parisOffsetMs(ms: number): number {
 }
 
 function zoneOffsetMs(ms: number): number {
-  return -new TZDate(ms, CALENDAR_TIME_ZONE).getTimezoneOffset() * 60_000;
+  return -new TZDate(ms, PARIS_TIME_ZONE).getTimezoneOffset() * 60_000;
 }
 
 /** The instant's Paris wall-clock fields, read from a Date shifted by the offset (UTC getters only). */
@@ -134,9 +145,9 @@ function parisWallClock(instant: CalendarInstantInput): Date {
   return new Date(ms + parisOffsetMs(ms));
 }
 
-/** The Europe/Paris calendar day an instant falls on. */
-export function parisCalendarDay(instant: CalendarInstantInput): CalendarDay {
-  const wall = parisWallClock(instant);
+/** The Europe/Paris calendar day an instant (or epoch milliseconds) falls on. */
+export function parisCalendarDay(instant: CalendarInstantInput | number): CalendarDay {
+  const wall = parisWallClock(typeof instant === 'number' ? new Date(instant) : instant);
   return `${pad(wall.getUTCFullYear(), 4)}-${pad(wall.getUTCMonth() + 1)}-${pad(wall.getUTCDate())}`;
 }
 
@@ -158,4 +169,42 @@ export function startOfParisDayMs(day: CalendarDay): number {
 export function parisSecondsOfDay(instant: CalendarInstantInput): number {
   const wall = parisWallClock(instant);
   return wall.getUTCHours() * 3600 + wall.getUTCMinutes() * 60 + wall.getUTCSeconds();
+}
+
+// ---------------------------------------------------------------------------
+// French display: screens (web/src/lib/format.ts) and reports (workers)
+// ---------------------------------------------------------------------------
+
+const frenchClockFormat = new Intl.DateTimeFormat('fr-FR', {
+  timeZone: PARIS_TIME_ZONE,
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** An instant's Paris wall clock as French displays print its fields: '02', '03', '2026', '10', '05'. */
+export type ParisClockText = Record<'day' | 'month' | 'year' | 'hour' | 'minute', string>;
+
+export function parisClockText(instant: CalendarInstantInput): ParisClockText {
+  // Built from parts so the separators never depend on the ICU version.
+  const text = { day: '', month: '', year: '', hour: '', minute: '' };
+  for (const part of frenchClockFormat.formatToParts(parseParisInstant(instant))) {
+    if (part.type in text) text[part.type as keyof ParisClockText] = part.value;
+  }
+  return text;
+}
+
+/** '02/03/2026'. */
+export function formatParisDate(instant: CalendarInstantInput): string {
+  const { day, month, year } = parisClockText(instant);
+  return `${day}/${month}/${year}`;
+}
+
+/** '02/03/2026 10:05' on screens; reports put ' à ' between the date and the time. */
+export function formatParisDateTime(instant: CalendarInstantInput, separator = ' '): string {
+  const { day, month, year, hour, minute } = parisClockText(instant);
+  return `${day}/${month}/${year}${separator}${hour}:${minute}`;
 }

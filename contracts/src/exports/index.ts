@@ -1,1 +1,1 @@
-export * from './export-events.js';
+export * from './export.js';

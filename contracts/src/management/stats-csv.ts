@@ -1,7 +1,7 @@
 import { tz } from '@date-fns/tz';
 import { format } from 'date-fns';
 import { CSV_SEPARATOR, toCsvDocument } from './csv.js';
-import { CALENDAR_TIME_ZONE } from '../calendar/paris-time.js';
+import { PARIS_TIME_ZONE } from '../calendar/paris-time.js';
 import type { StatsTicketItem } from './stats.js';
 
 /** The 'Exporter CSV' file of the statistics screen (§9). */
@@ -25,7 +25,7 @@ export const STATS_CSV_NOT_APPLICABLE = 'N/A';
 export const STATS_CSV_DATE_FORMAT = 'dd/MM/yyyy HH:mm';
 
 /** stats_tickets_{date}.csv, the date being the export day in Paris (yyyy-MM-dd sorts well). */
-export function statsCsvFileName(now: Date, timeZone: string = CALENDAR_TIME_ZONE): string {
+export function statsCsvFileName(now: Date, timeZone: string = PARIS_TIME_ZONE): string {
   return `stats_tickets_${format(now, 'yyyy-MM-dd', { in: tz(timeZone) })}.csv`;
 }
 
@@ -34,7 +34,7 @@ export function statsCsvFlag(flag: boolean | null): string {
   return flag ? STATS_CSV_YES : STATS_CSV_NO;
 }
 
-export function formatStatsCsvDate(iso: string | null, timeZone: string = CALENDAR_TIME_ZONE): string {
+export function formatStatsCsvDate(iso: string | null, timeZone: string = PARIS_TIME_ZONE): string {
   if (!iso) return '';
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? '' : format(date, STATS_CSV_DATE_FORMAT, { in: tz(timeZone) });
@@ -46,7 +46,7 @@ export function formatStatsCsvDate(iso: string | null, timeZone: string = CALEND
  * its own.
  */
 export function toStatsCsv(items: readonly StatsTicketItem[], options: { timeZone?: string; bom?: boolean } = {}): string {
-  const timeZone = options.timeZone ?? CALENDAR_TIME_ZONE;
+  const timeZone = options.timeZone ?? PARIS_TIME_ZONE;
   const rows = items.map((item) => statsCsvRow(item, timeZone));
   return toCsvDocument(STATS_CSV_HEADER, rows, { bom: options.bom ?? true });
 }
@@ -56,7 +56,7 @@ export function toStatsCsv(items: readonly StatsTicketItem[], options: { timeZon
  * for the streamed export, which writes the file page by page with toCsvLine
  * instead of building it whole with toStatsCsv.
  */
-export function statsCsvRow(item: StatsTicketItem, timeZone: string = CALENDAR_TIME_ZONE): (string | number | null)[] {
+export function statsCsvRow(item: StatsTicketItem, timeZone: string = PARIS_TIME_ZONE): (string | number | null)[] {
   return statsCsvCells(item, formatStatsCsvDate(item.created_at, timeZone), formatStatsCsvDate(item.clos_at, timeZone));
 }
 

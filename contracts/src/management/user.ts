@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { normalizePermissionSlugs, permissionSlugSchema } from '../auth/permissions.js';
 import { roleSchema, staffRoleSchema } from '../auth/roles.js';
-import { isPasswordAcceptable } from '../tickets/password-criteria.js';
+import { isPasswordAcceptable } from '../auth/password.js';
 import { PASSWORD_MAX_LENGTH } from '../tickets/ticket-constants.js';
 import { defineEvent, isoDateTime, requiredEmail, requiredId, requiredText } from './fields.js';
 import { agenceIdSchema, userIdSchema } from './ids.js';

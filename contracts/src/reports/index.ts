@@ -1,4 +1,3 @@
-export * from './report-events.js';
-export * from './report-requests.js';
+export * from './report.js';
 export * from './template-preview.js';
 export * from './ticket-reports.js';

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { closedTicketsQuerySchema, ticketListSearchSchema } from './ticket-requests.js';
-import { ticketSchema } from './ticket-responses.js';
+import { closedTicketsQuerySchema, ticketListSearchSchema, ticketSchema } from './ticket.js';
 
 /*
  * Opt-in keyset pages of the long lists (issue #19): GET /api/tickets,

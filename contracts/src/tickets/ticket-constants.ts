@@ -64,10 +64,6 @@ export const SIGNATURE_STROKE_WIDTH = 2;
 /** A drawn signature is a few KB; the cap only stops abuse of the JSON body. */
 export const SIGNATURE_MAX_DATA_URL_LENGTH = 1_500_000;
 
-/** Dates are entered and shown in French local time; the server stores UTC ISO strings. */
-export const TICKET_TIME_ZONE = 'Europe/Paris';
-export const TICKET_LOCALE = 'fr-FR';
-
 /**
  * The French calendar days a ticket date (registration, visit, quote, search
  * filter) may fall on, both inclusive. Older or later years are typing errors,

@@ -7,10 +7,10 @@ import {
   readTicketDateTime,
   readTicketRegistration,
   ticketEcheance,
-  ticketLocalDate,
   ticketLocalYear,
   ticketRegistrationToIso,
 } from './ticket-dates.js';
+import { parisCalendarDay } from '../calendar/paris-time.js';
 
 describe('parseTicketDateTime', () => {
   it('reads a datetime-local value as French time (winter UTC+1, summer UTC+2)', () => {
@@ -96,7 +96,7 @@ describe('the range of ticket dates (issue 17: year 0100 answered 500, year 1500
 
 describe('French calendar day and year', () => {
   it('counts 00:30 on 1 January in Paris as the new year although it is still 31 December in UTC', () => {
-    expect(ticketLocalDate('2025-12-31T23:30:00.000Z')).toBe('2026-01-01');
+    expect(parisCalendarDay('2025-12-31T23:30:00.000Z')).toBe('2026-01-01');
     expect(ticketLocalYear('2025-12-31T23:30:00.000Z')).toBe(2026);
   });
 });

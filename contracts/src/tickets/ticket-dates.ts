@@ -1,5 +1,5 @@
-import { TZDate } from '@date-fns/tz';
-import { CLOSED_TICKETS_DEFAULT_RANGE_DAYS, TICKET_DATE_MAX_DAY, TICKET_DATE_MIN_DAY, TICKET_TIME_ZONE } from './ticket-constants.js';
+import { parisCalendarDay, parisWallTimeMs } from '../calendar/paris-time.js';
+import { CLOSED_TICKETS_DEFAULT_RANGE_DAYS, TICKET_DATE_MAX_DAY, TICKET_DATE_MIN_DAY } from './ticket-constants.js';
 
 /**
  * Dates on the ticket side. Users type local French times (a `datetime-local`
@@ -25,10 +25,7 @@ function isCalendarDate(year: number, month: number, day: number): boolean {
 }
 
 function parisInstant(year: number, month: number, day: number, hours: number, minutes: number, seconds = 0, ms = 0): string {
-  // A time inside the spring-forward gap (02:xx on the last Sunday of March)
-  // does not exist; TZDate moves it one hour later, as a wall clock would.
-  const zoned = new TZDate(year, month - 1, day, hours, minutes, seconds, ms, TICKET_TIME_ZONE);
-  return new Date(zoned.getTime()).toISOString();
+  return new Date(parisWallTimeMs(year, month, day, hours, minutes, seconds, ms)).toISOString();
 }
 
 /**
@@ -52,7 +49,7 @@ export function isTicketDayInRange(day: string): boolean {
 export function isTicketInstantInRange(instant: string): boolean {
   const ms = Date.parse(instant);
   // Beyond year 9000 or so a day would print with more than four digits and compare wrongly; such an instant is out of range anyway.
-  return Number.isFinite(ms) && Math.abs(ms) < 2.5e14 && isTicketDayInRange(ticketLocalDate(ms));
+  return Number.isFinite(ms) && Math.abs(ms) < 2.5e14 && isTicketDayInRange(parisCalendarDay(ms));
 }
 
 function inRange(instant: string): TicketDateReading {
@@ -125,18 +122,9 @@ export function ticketRegistrationToIso(date: string, time: string): string | nu
   return reading.ok ? reading.value : null;
 }
 
-/** The French calendar day (`YYYY-MM-DD`) of an instant. */
-export function ticketLocalDate(instant: Date | number | string): string {
-  const zoned = new TZDate(typeof instant === 'string' ? Date.parse(instant) : new Date(instant).getTime(), TICKET_TIME_ZONE);
-  const y = String(zoned.getFullYear()).padStart(4, '0');
-  const m = String(zoned.getMonth() + 1).padStart(2, '0');
-  const d = String(zoned.getDate()).padStart(2, '0');
-  return `${y}-${m}-${d}`;
-}
-
 /** The French calendar year of an instant (a ticket opened at 00:30 on 1 January in Paris belongs to the new year). */
 export function ticketLocalYear(instant: Date | number | string): number {
-  return Number(ticketLocalDate(instant).slice(0, 4));
+  return Number(parisCalendarDay(instant).slice(0, 4));
 }
 
 /**
@@ -144,7 +132,7 @@ export function ticketLocalYear(instant: Date | number | string): number {
  * French calendar days, both ends inclusive.
  */
 export function defaultClosedTicketsRange(now: Date | number): { date_debut: string; date_fin: string } {
-  const today = ticketLocalDate(now);
+  const today = parisCalendarDay(now);
   const [y, m, d] = today.split('-').map(Number) as [number, number, number];
   // Calendar arithmetic on the day, not on the instant, so a DST change
   // inside the window cannot shift the start by a day.

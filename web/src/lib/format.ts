@@ -1,20 +1,12 @@
+import { formatParisDate, formatParisDateTime, parisCalendarDay, parisClockText } from '@fsm/contracts';
+
 /**
  * French display formats (UI.md): dates `22/11/2026 14:05` in Europe/Paris
- * whatever the device's zone, numbers `1 234,5`.
+ * whatever the device's zone (calendar/paris-time.ts in contracts, shared with
+ * the reports), numbers `1 234,5`.
  */
 
-const DISPLAY_TIME_ZONE = 'Europe/Paris';
 const EMPTY = '—';
-
-const dateTimeFormat = new Intl.DateTimeFormat('fr-FR', {
-  timeZone: DISPLAY_TIME_ZONE,
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
 
 const numberFormat = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 1 });
 
@@ -26,29 +18,16 @@ function toDate(value: DateInput): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-function parts(date: Date): Record<'day' | 'month' | 'year' | 'hour' | 'minute', string> {
-  // Built from parts so the separators never depend on the ICU version.
-  const out = { day: '', month: '', year: '', hour: '', minute: '' };
-  for (const part of dateTimeFormat.formatToParts(date)) {
-    if (part.type in out) out[part.type as keyof typeof out] = part.value;
-  }
-  return out;
-}
-
 /** `22/11/2026 14:05`; an em dash for a missing or invalid date. */
 export function formatDateTime(value: DateInput): string {
   const date = toDate(value);
-  if (!date) return EMPTY;
-  const p = parts(date);
-  return `${p.day}/${p.month}/${p.year} ${p.hour}:${p.minute}`;
+  return date ? formatParisDateTime(date) : EMPTY;
 }
 
 /** `22/11/2026`; an em dash for a missing or invalid date. */
 export function formatDate(value: DateInput): string {
   const date = toDate(value);
-  if (!date) return EMPTY;
-  const p = parts(date);
-  return `${p.day}/${p.month}/${p.year}`;
+  return date ? formatParisDate(date) : EMPTY;
 }
 
 /** `1 234,5` with the narrow no-break space French uses between thousands. */
@@ -57,34 +36,15 @@ export function formatNumber(value: number | null | undefined): string {
   return numberFormat.format(value);
 }
 
-const inputPartsFormat = new Intl.DateTimeFormat('fr-FR', {
-  timeZone: DISPLAY_TIME_ZONE,
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-
-function inputParts(date: Date): Record<'day' | 'month' | 'year' | 'hour' | 'minute', string> {
-  const out = { day: '', month: '', year: '', hour: '', minute: '' };
-  for (const part of inputPartsFormat.formatToParts(date)) {
-    if (part.type in out) out[part.type as keyof typeof out] = part.value;
-  }
-  return out;
-}
-
 /** `YYYY-MM-DD` of an instant in Paris, for `<input type="date">`. */
 export function parisDateInput(now: Date = new Date()): string {
-  const p = inputParts(now);
-  return `${p.year}-${p.month}-${p.day}`;
+  return parisCalendarDay(now);
 }
 
 /** `HH:mm` of an instant in Paris, for `<input type="time">`. */
 export function parisTimeInput(now: Date = new Date()): string {
-  const p = inputParts(now);
-  return `${p.hour}:${p.minute}`;
+  const { hour, minute } = parisClockText(now);
+  return `${hour}:${minute}`;
 }
 
 /** `YYYY-MM-DDTHH:mm` in Paris, for `<input type="datetime-local">`. */

@@ -1,11 +1,11 @@
 import { UnrecoverableError } from 'bullmq';
 import type pg from 'pg';
 import {
-  TICKET_LOCALE,
-  TICKET_TIME_ZONE,
   ticketEventSchema,
   TEMPLATE_VARIABLES,
   fillTemplateVariables,
+  formatParisDate,
+  formatParisDateTime,
   parseRecorded,
   reportFilename,
   ticketStreamId,
@@ -59,24 +59,9 @@ export interface LoadReportDeps {
   readModelsWaitMs?: number;
 }
 
-const dateTime = new Intl.DateTimeFormat(TICKET_LOCALE, {
-  timeZone: TICKET_TIME_ZONE,
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-
 /** '02/03/2026 à 10:05' in Paris time. */
 export function frenchDateTime(iso: string): string {
-  const parts = Object.fromEntries(dateTime.formatToParts(new Date(iso)).map((part) => [part.type, part.value]));
-  return `${parts.day}/${parts.month}/${parts.year} à ${parts.hour}:${parts.minute}`;
-}
-
-export function frenchDate(iso: string): string {
-  return frenchDateTime(iso).slice(0, 10);
+  return formatParisDateTime(iso, ' à ');
 }
 
 /** '1 h 05', '45 min'. */
@@ -248,7 +233,7 @@ export async function loadReport(deps: LoadReportDeps, target: ReportJobTarget):
       technicien: { image: signatureTechnicien, signerName: fullName(visit.report.technicien), role: 'Technicien intervenant', signedAtLabel },
     },
     creationDate: visit.event.metadata.recordedAt ?? visit.report.closedAt,
-    issuedOnLabel: frenchDate(visit.report.closedAt),
+    issuedOnLabel: formatParisDate(visit.report.closedAt),
   };
 
   let templateHtml: string | null = null;

@@ -1,10 +1,10 @@
 import {
-  CALENDAR_TIME_ZONE,
   EXPORT_MESSAGES,
   exportEventSchema,
   NotFoundError,
   defaultStatsWindow,
   exportStreamId,
+  parisCalendarDay,
   parseRecorded,
   qrCodesCsvFileName,
   statsCsvFileName,
@@ -23,11 +23,6 @@ import { commandHandler, readStreamOrEmpty, type CommandCaller } from '../execut
  */
 
 const runExportCommand = commandHandler({ decider: exportDecider, streamOf: exportStreamId, events: exportEventSchema });
-
-/** yyyy-MM-dd in Paris, for the QR export's file name (as POST /api/qrcodes/export). */
-function parisDay(now: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: CALENDAR_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-}
 
 /** What the route resolved from the caller's rights: the agencies the file may cover. */
 export type ExportTarget =
@@ -52,7 +47,7 @@ export async function handleRequestExport(caller: CommandCaller, input: { target
       filename: statsCsvFileName(now),
     };
   } else {
-    data = { ...common, kind: 'qrcodes', scope: [target.agenceId], filters: {}, filename: qrCodesCsvFileName(parisDay(now)) };
+    data = { ...common, kind: 'qrcodes', scope: [target.agenceId], filters: {}, filename: qrCodesCsvFileName(parisCalendarDay(now)) };
   }
   // The request event's id is the export's id.
   const withExportId = { ...caller, context: { ...caller.context, newId: () => exportId } };

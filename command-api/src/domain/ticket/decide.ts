@@ -15,8 +15,8 @@ import {
   isTicketEventDay,
   isTicketEventInstant,
   isTicketInstantInRange,
+  parisCalendarDay,
   ticketEcheance,
-  ticketLocalDate,
   type QuoteValidated,
   type ReinterventionRecorded,
   type TicketArrivalState,
@@ -345,10 +345,10 @@ function quoteRegistrationDate(given: string, openedAt: string, validatedAt: str
   const day = isTicketEventDay(date);
   if (!day && !isInstant(date)) throw new ValidationError(M.invalidDate);
   if (day ? !isTicketDayInRange(date) : !isTicketInstantInRange(date)) throw new ValidationError(M.dateOutOfRange);
-  const registeredDay = day ? date : ticketLocalDate(date);
-  if (registeredDay < ticketLocalDate(openedAt)) throw new ValidationError(M.quoteDateBeforeOpening);
+  const registeredDay = day ? date : parisCalendarDay(date);
+  if (registeredDay < parisCalendarDay(openedAt)) throw new ValidationError(M.quoteDateBeforeOpening);
   const latest = Date.parse(validatedAt) + TICKET_CLOCK_TOLERANCE_MS;
-  if (day ? date > ticketLocalDate(latest) : Date.parse(date) > latest) throw new ValidationError(M.quoteDateInFuture);
+  if (day ? date > parisCalendarDay(latest) : Date.parse(date) > latest) throw new ValidationError(M.quoteDateInFuture);
   return date;
 }
 
@@ -361,7 +361,7 @@ function validateQuote(command: ValidateQuote, state: TicketState): TicketEvent[
   if (numeroDevis === '') throw new ValidationError(M.numeroDevisRequired);
   const validatedAt = requireTicketInstant(command.data.validatedAt);
   const given = command.data.dateEnregistrementDevis;
-  const dateEnregistrementDevis = isBlank(given) ? ticketLocalDate(validatedAt) : quoteRegistrationDate(given ?? '', ticket.openedAt, validatedAt);
+  const dateEnregistrementDevis = isBlank(given) ? parisCalendarDay(validatedAt) : quoteRegistrationDate(given ?? '', ticket.openedAt, validatedAt);
   const event: QuoteValidated = { type: 'QuoteValidated', data: { numeroDevis, dateEnregistrementDevis, validatedAt } };
   return [event];
 }

@@ -3,12 +3,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import QRCode from 'qrcode';
 import { z } from 'zod';
 import {
-  CALENDAR_TIME_ZONE,
   MANAGEMENT_MESSAGES as M,
   NotFoundError,
   agenceIdSchema,
   ifMatchHeadersSchema,
   managementIdParamsSchema,
+  parisCalendarDay,
   qrCodeAssignBodySchema,
   qrCodeBatchBodySchema,
   qrCodeBatchResponseSchema,
@@ -48,11 +48,6 @@ const BatchBody = qrCodeBatchBodySchema.extend({ agence_id: agenceIdSchema.optio
 const QrCodeWithInstallation = qrCodeSchema.extend({ installation_id: z.guid().nullable() });
 const AssignBody = withEditVersion(qrCodeAssignBodySchema);
 const UnusedResponse = z.object({ items: z.array(qrCodeSchema) });
-
-/** yyyy-MM-dd in Paris, for the export's file name. */
-function parisDay(now: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: CALENDAR_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-}
 
 export async function qrCodeRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -97,7 +92,7 @@ export async function qrCodeRoutes(app: FastifyInstance, deps: AppDeps): Promise
     const csv = toQrCodesCsv(await listQrCodesForExport(deps.pool, [agenceId]));
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${qrCodesCsvFileName(parisDay(deps.clock()))}"`)
+      .header('content-disposition', `attachment; filename="${qrCodesCsvFileName(parisCalendarDay(deps.clock()))}"`)
       .header('cache-control', 'no-store')
       .send(csv);
   });

@@ -1,5 +1,5 @@
 import {
-  CALENDAR_TIME_ZONE,
+  PARIS_TIME_ZONE,
   addCalendarDays,
   formatClosingDuration,
   percentWithOneDecimal,
@@ -214,7 +214,7 @@ interface StatsWeekRow {
  */
 async function statsWeekFigures(db: Queryable, scope: AgenceScope, filters: StatsTicketsFilters, selection: StatsSelection): Promise<StatsWeekRow[]> {
   const days = daySelection(scope, filters);
-  const unsettledParams = [...selection.params, CALENDAR_TIME_ZONE];
+  const unsettledParams = [...selection.params, PARIS_TIME_ZONE];
   const [settled, unsettled] = await Promise.all([
     db.query<StatsWeekRow>(
       `SELECT to_char(date_trunc('week', d.day::timestamp), 'YYYY-MM-DD') AS week, sum(d.tickets)::int AS rows, sum(d.judged)::int AS judged,
@@ -372,7 +372,7 @@ export async function* statsCsvPages(
     const selection = statsSelection(scope, filters, now, after);
     if (selection === null) return [];
     const { where, params } = selection;
-    params.push(CALENDAR_TIME_ZONE);
+    params.push(PARIS_TIME_ZONE);
     const timeZone = `$${params.length}::text`;
     const { rows } = await db.query<StatsCsvItem & PageRow>(
       `SELECT s.ticket_id AS id, t.num_chrono, t.client_nom, t.site_nom, t.installation_nom, t.technicien_prenom, t.technicien_nom,

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { TICKET_TIME_ZONE, ticketSchema, type ClosedTicketsQuery, type OpenTicketCounts, type Ticket, type TicketStatus } from '@fsm/contracts';
+import { PARIS_TIME_ZONE, ticketSchema, type ClosedTicketsQuery, type OpenTicketCounts, type Ticket, type TicketStatus } from '@fsm/contracts';
 import { orderedScopeClause, scopeClause, type AgenceScope, type Queryable } from '../queryable.js';
 import { closedTicketsTotalFromDays } from '../ticket-sla/ticket-sla-days.js';
 import { decodeCursor, keysetInstantSql, listFingerprint, pageOf, type PageRequest } from '../keyset-cursor.js';
@@ -48,11 +48,11 @@ function requestDayClause(range: { date_debut?: string | undefined; date_fin?: s
   let sql = '';
   if (range.date_debut !== undefined) {
     params.push(checkDay(range.date_debut));
-    sql += ` AND t.created_at >= ($${params.length}::date::timestamp AT TIME ZONE '${TICKET_TIME_ZONE}')`;
+    sql += ` AND t.created_at >= ($${params.length}::date::timestamp AT TIME ZONE '${PARIS_TIME_ZONE}')`;
   }
   if (range.date_fin !== undefined) {
     params.push(checkDay(range.date_fin));
-    sql += ` AND t.created_at < (($${params.length}::date + 1)::timestamp AT TIME ZONE '${TICKET_TIME_ZONE}')`;
+    sql += ` AND t.created_at < (($${params.length}::date + 1)::timestamp AT TIME ZONE '${PARIS_TIME_ZONE}')`;
   }
   return sql;
 }

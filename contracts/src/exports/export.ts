@@ -8,6 +8,9 @@ import { statsTicketsQuerySchema } from '../management/stats.js';
  * the export's id IS the id of its ExportRequested event, and the job id is
  * `export-<exportId>`, so a replay never asks twice. Outcomes are appended with
  * ids derived from the export id: a job that runs twice records one outcome.
+ *
+ * In the order of every aggregate's file (management/client.ts): what the
+ * calls read, the status they answer, then the events of the stream.
  */
 
 const isoInstant = z.iso.datetime({ offset: true });
@@ -33,6 +36,58 @@ export const statsExportFiltersSchema = z.object({
   metier_id: uuid.optional(),
 });
 export type StatsExportFilters = z.infer<typeof statsExportFiltersSchema>;
+// ---------------------------------------------------------------------------
+// Bodies (POST /api/exports, GET /api/exports/{id}[/download])
+// ---------------------------------------------------------------------------
+
+/** POST /api/exports: the same filters as the inline routes (GET /api/stats/tickets.csv's query, POST /api/qrcodes/export's agence_id). */
+export const exportRequestBodySchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('stats-tickets'), filters: statsTicketsQuerySchema.optional() }),
+  z.object({ kind: z.literal('qrcodes'), filters: z.object({ agence_id: uuid.optional() }).optional() }),
+]);
+export type ExportRequestBody = z.output<typeof exportRequestBodySchema>;
+
+export const exportIdParamsSchema = z.object({ id: z.guid({ error: 'Export introuvable.' }) });
+export const exportDownloadQuerySchema = z.object({ token: z.string().max(4096).optional() });
+
+// ---------------------------------------------------------------------------
+// Answer
+// ---------------------------------------------------------------------------
+
+export const exportStatusSchema = z.enum(['pending', 'running', 'done', 'failed']);
+export type ExportStatus = z.infer<typeof exportStatusSchema>;
+
+export const exportStatusResponseSchema = z.object({
+  id: uuid,
+  kind: exportKindSchema,
+  status: exportStatusSchema,
+  /** 0–100; 100 once done. */
+  progress: z.number().int().min(0).max(100),
+  /** Data lines written so far (running) or in the file (done). */
+  rows: z.number().int().nonnegative(),
+  filename: z.string(),
+  /** Relative; add `?token=` (or send the bearer header) to download. Null until done. */
+  downloadUrl: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type ExportStatusResponse = z.infer<typeof exportStatusResponseSchema>;
+
+export const EXPORT_MESSAGES = {
+  notFound: 'Export introuvable.',
+  notReady: "L'export n'est pas encore prêt.",
+  failed: "L'export a échoué.",
+} as const;
+
+export function exportStatusPath(exportId: string): string {
+  return `/api/exports/${exportId}`;
+}
+export function exportDownloadPath(exportId: string): string {
+  return `/api/exports/${exportId}/download`;
+}
+
+// ---------------------------------------------------------------------------
+// Events
+// ---------------------------------------------------------------------------
 
 export const exportRequestedDataSchema = z.discriminatedUnion('kind', [
   z.object({
@@ -89,46 +144,3 @@ export type ExportRequestedData = z.infer<typeof exportRequestedDataSchema>;
 export type ExportCompletedData = z.infer<typeof exportCompletedDataSchema>;
 export type ExportFailedData = z.infer<typeof exportFailedDataSchema>;
 export const EXPORT_EVENT_TYPES = ['ExportRequested', 'ExportCompleted', 'ExportFailed'] as const satisfies readonly ExportEvent['type'][];
-
-// --- HTTP ---------------------------------------------------------------------
-
-/** POST /api/exports: the same filters as the inline routes (GET /api/stats/tickets.csv's query, POST /api/qrcodes/export's agence_id). */
-export const exportRequestBodySchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('stats-tickets'), filters: statsTicketsQuerySchema.optional() }),
-  z.object({ kind: z.literal('qrcodes'), filters: z.object({ agence_id: uuid.optional() }).optional() }),
-]);
-export type ExportRequestBody = z.output<typeof exportRequestBodySchema>;
-
-export const exportStatusSchema = z.enum(['pending', 'running', 'done', 'failed']);
-export type ExportStatus = z.infer<typeof exportStatusSchema>;
-
-export const exportStatusResponseSchema = z.object({
-  id: uuid,
-  kind: exportKindSchema,
-  status: exportStatusSchema,
-  /** 0–100; 100 once done. */
-  progress: z.number().int().min(0).max(100),
-  /** Data lines written so far (running) or in the file (done). */
-  rows: z.number().int().nonnegative(),
-  filename: z.string(),
-  /** Relative; add `?token=` (or send the bearer header) to download. Null until done. */
-  downloadUrl: z.string().nullable(),
-  error: z.string().nullable(),
-});
-export type ExportStatusResponse = z.infer<typeof exportStatusResponseSchema>;
-
-export const exportIdParamsSchema = z.object({ id: z.guid({ error: 'Export introuvable.' }) });
-export const exportDownloadQuerySchema = z.object({ token: z.string().max(4096).optional() });
-
-export const EXPORT_MESSAGES = {
-  notFound: 'Export introuvable.',
-  notReady: "L'export n'est pas encore prêt.",
-  failed: "L'export a échoué.",
-} as const;
-
-export function exportStatusPath(exportId: string): string {
-  return `/api/exports/${exportId}`;
-}
-export function exportDownloadPath(exportId: string): string {
-  return `/api/exports/${exportId}/download`;
-}

@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import {
-  changePasswordBodySchema,
-  changePasswordFormSchema,
   closedTicketsQuerySchema,
-  loginBodySchema,
   manualTicketCreateBodySchema,
   publicTicketCreateBodySchema,
   takeTicketInChargeBodySchema,
+  ticketEventSchema,
   ticketListSearchSchema,
   ticketPatchBodySchema,
+  ticketStreamId,
   ticketVisitBodySchema,
   validateQuoteBodySchema,
-} from './ticket-requests.js';
+  type TicketEvent,
+} from './ticket.js';
 
 const INSTALLATION = '6f1c2b9e-4a3d-4e8f-9b1a-2c3d4e5f6a7b';
 const TECH = '0b7e5c1a-2d3f-4a5b-8c9d-0e1f2a3b4c5d';
@@ -23,39 +23,6 @@ function firstError(schema: z.ZodType, input: unknown): string | undefined {
   const result = schema.safeParse(input);
   return result.success ? undefined : result.error.issues[0]?.message;
 }
-
-describe('loginBodySchema', () => {
-  it('accepts email and motdepasse, trimming the email only', () => {
-    expect(loginBodySchema.parse({ email: ' admin@demo.fr ', motdepasse: ' Demo-2026! ' })).toEqual({ email: 'admin@demo.fr', motdepasse: ' Demo-2026! ' });
-  });
-
-  it('refuses a missing field in French', () => {
-    expect(firstError(loginBodySchema, { email: 'admin@demo.fr' })).toBe('Merci de saisir votre email et votre mot de passe.');
-  });
-});
-
-describe('changePasswordBodySchema', () => {
-  it('accepts a new password meeting every criterion', () => {
-    expect(changePasswordBodySchema.safeParse({ oldPassword: 'x', newPassword: 'Nouveau-2026' }).success).toBe(true);
-  });
-
-  it("says 'Tous les champs sont obligatoires.' for an empty field", () => {
-    expect(firstError(changePasswordBodySchema, { oldPassword: '', newPassword: 'Nouveau-2026' })).toBe('Tous les champs sont obligatoires.');
-    expect(firstError(changePasswordBodySchema, { oldPassword: 'x', newPassword: '' })).toBe('Tous les champs sont obligatoires.');
-  });
-
-  it('refuses a weak new password with the criteria message', () => {
-    expect(firstError(changePasswordBodySchema, { oldPassword: 'x', newPassword: 'motdepasse' })).toBe('Le mot de passe ne respecte pas tous les critères.');
-  });
-});
-
-describe('changePasswordFormSchema', () => {
-  it('refuses a confirmation that does not match, on the confirmation field', () => {
-    const result = changePasswordFormSchema.safeParse({ oldPassword: 'x', newPassword: 'Nouveau-2026', confirmation: 'Nouveau-2027' });
-    expect(result.success).toBe(false);
-    expect(result.error?.issues[0]).toMatchObject({ message: 'La confirmation ne correspond pas.', path: ['confirmation'] });
-  });
-});
 
 const manual = {
   installation_id: INSTALLATION,
@@ -298,5 +265,70 @@ describe('invisible and control characters in stored texts (issue 17, item 13: n
     const text = 'Hôtel Éole 🚒 👩‍🚒\n\tbâtiment « A »';
     expect(manualTicketCreateBodySchema.parse({ ...manual, nom: 'Müller-Øster', probleme: text }).probleme).toBe(text);
     expect(ticketVisitBodySchema.parse({ ...visit, constat_tech: text }).constat_tech).toBe(text);
+  });
+});
+
+// ---------------------------------------------------------------------------
+// Events
+// ---------------------------------------------------------------------------
+
+const opened: TicketEvent = {
+  type: 'TicketOpened',
+  data: {
+    ticketId: 't-1',
+    numChrono: 'LYO-2026-00001',
+    source: 'public',
+    agenceId: 'a-1',
+    client: { id: 'c-1', nom: 'Clinique du Parc' },
+    site: { id: 's-1', nom: 'Bâtiment A', adresse: '1 rue des Lilas', code_postal: '69003', ville: 'Lyon' },
+    installation: { id: 'i-1', nom: 'SSI catégorie A', astreinte: 1 },
+    metier: null,
+    delai: 4,
+    echeance: '2026-03-02T12:00:00.000Z',
+    urgent: true,
+    probleme: 'Alarme feu sans cause',
+    photo: null,
+    requester: { nom: 'Martin', prenom: 'Claire', email: 'claire@example.fr', telephone: '0612345678' },
+    operateur: null,
+    openedAt: '2026-03-02T08:00:00.000Z',
+  },
+};
+
+const visitReport = {
+  constatTech: 'Détecteur remplacé',
+  remarqueTech: '',
+  devis: 1 as const,
+  arriveAt: '2026-03-02T09:00:00.000Z',
+  closedAt: '2026-03-02T10:00:00.000Z',
+  etatArrivee: 'En alarme feu' as const,
+  etatDepart: 'Fonctionnel' as const,
+  tempsTrajet: '00:30',
+  signatureClient: 'sha256-client',
+  signatureTechnicien: 'sha256-tech',
+  technicien: { id: 'u-1', prenom: 'Paul', nom: 'Durand' },
+};
+
+describe('ticketEventSchema', () => {
+  it('round-trips every event type through JSON', () => {
+    const events: TicketEvent[] = [
+      opened,
+      { type: 'TicketTakenInCharge', data: { technicien: visitReport.technicien, takenAt: '2026-03-02T08:30:00.000Z' } },
+      { type: 'ReinterventionRecorded', data: { ...visitReport, interventionId: 'iv-1' } },
+      { type: 'TicketClosed', data: visitReport },
+      { type: 'TicketReportAttached', data: { nomRapport: 'rapport.pdf', interventionId: null } },
+      { type: 'QuoteValidated', data: { numeroDevis: 'D-17', dateEnregistrementDevis: '2026-03-04', validatedAt: '2026-03-04T10:00:00.000Z' } },
+    ];
+    for (const event of events) {
+      expect(ticketEventSchema.parse(JSON.parse(JSON.stringify(event)))).toEqual(event);
+    }
+  });
+
+  it('refuses an unknown type and a state outside the lists', () => {
+    expect(ticketEventSchema.safeParse({ type: 'TicketDeleted', data: {} }).success).toBe(false);
+    expect(ticketEventSchema.safeParse({ type: 'TicketClosed', data: { ...visitReport, etatDepart: 'Cassé' } }).success).toBe(false);
+  });
+
+  it('names the stream ticket-<id>', () => {
+    expect(ticketStreamId('8d1f')).toBe('ticket-8d1f');
   });
 });
