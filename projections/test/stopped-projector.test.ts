@@ -28,28 +28,38 @@ const kindsFor = (prefix: string): Kinds => ({ counted: `${prefix}Counted`, rena
 
 const TOO_LONG = 'un libellé bien trop long pour la colonne';
 
-const countingTables = (name: string, columns: string) => `
-  CREATE TABLE IF NOT EXISTS rm.${name} (stream_id text PRIMARY KEY, ${columns}, events int NOT NULL, last_revision int NOT NULL);
-  CREATE TABLE IF NOT EXISTS rm.${name}_applied (id int PRIMARY KEY, applied int NOT NULL);
-  INSERT INTO rm.${name}_applied VALUES (1, 0) ON CONFLICT DO NOTHING;`;
-
-/** Counts each stream's events; never fails. */
-function countsProjector(name: string, kinds: Kinds): Projector {
+/**
+ * A projector whose table keeps, per stream, `columns` and how many events it
+ * took; `write` writes that row. Each event it is given also bumps a
+ * non-idempotent counter first.
+ */
+function countingProjector(name: string, kinds: Kinds, columns: string, write: (tx: pg.PoolClient, e: RecordedEvent) => Promise<unknown>, extra: Partial<Projector> = {}): Projector {
   return {
     name,
     version: 1,
     handles: [kinds.counted, kinds.renamed],
-    setupSql: countingTables(name, 'unused int'),
+    setupSql: `
+      CREATE TABLE IF NOT EXISTS rm.${name} (stream_id text PRIMARY KEY, ${columns}, events int NOT NULL, last_revision int NOT NULL);
+      CREATE TABLE IF NOT EXISTS rm.${name}_applied (id int PRIMARY KEY, applied int NOT NULL);
+      INSERT INTO rm.${name}_applied VALUES (1, 0) ON CONFLICT DO NOTHING;`,
     apply: eventByEvent(async (tx, e) => {
       await tx.query(`UPDATE rm.${name}_applied SET applied = applied + 1 WHERE id = 1`);
-      await tx.query(
-        `INSERT INTO rm.${name} (stream_id, events, last_revision) VALUES ($1, 1, $2)
-         ON CONFLICT (stream_id) DO UPDATE SET events = rm.${name}.events + 1, last_revision = $2 WHERE rm.${name}.last_revision < $2`,
-        [e.streamId, e.revision],
-      );
+      await write(tx, e);
       return [e.streamId];
     }),
+    ...extra,
   };
+}
+
+/** Counts each stream's events; never fails. */
+function countsProjector(name: string, kinds: Kinds): Projector {
+  return countingProjector(name, kinds, 'unused int', (tx, e) =>
+    tx.query(
+      `INSERT INTO rm.${name} (stream_id, events, last_revision) VALUES ($1, 1, $2)
+       ON CONFLICT (stream_id) DO UPDATE SET events = rm.${name}.events + 1, last_revision = $2 WHERE rm.${name}.last_revision < $2`,
+      [e.streamId, e.revision],
+    ),
+  );
 }
 
 /**
@@ -58,24 +68,21 @@ function countsProjector(name: string, kinds: Kinds): Projector {
  * until `fix.fixed` (the repaired code cuts it).
  */
 function labelsProjector(name: string, kinds: Kinds, fix: { fixed: boolean }, extra: Partial<Projector> = {}): Projector {
-  return {
+  return countingProjector(
     name,
-    version: 1,
-    handles: [kinds.counted, kinds.renamed],
-    setupSql: countingTables(name, 'label varchar(12)'),
-    apply: eventByEvent(async (tx, e) => {
-      await tx.query(`UPDATE rm.${name}_applied SET applied = applied + 1 WHERE id = 1`);
+    kinds,
+    'label varchar(12)',
+    (tx, e) => {
       const label = e.type === kinds.renamed ? String((e.data as { label: string }).label) : null;
-      await tx.query(
+      return tx.query(
         `INSERT INTO rm.${name} (stream_id, label, events, last_revision) VALUES ($1, ${fix.fixed ? 'left($2, 12)' : '$2'}, 1, $3)
          ON CONFLICT (stream_id) DO UPDATE SET label = coalesce(EXCLUDED.label, rm.${name}.label), events = rm.${name}.events + 1, last_revision = $3
          WHERE rm.${name}.last_revision < $3`,
         [e.streamId, label, e.revision],
       );
-      return [e.streamId];
-    }),
-    ...extra,
-  };
+    },
+    extra,
+  );
 }
 
 let db: TestDatabase;
@@ -316,23 +323,20 @@ describe('a read model that cannot write an event', () => {
     const fix = { fixed: false };
     const source = () => labelsProjector('c_source', kinds, fix);
     // Copies the source's label: applied after the source stopped, it would copy a stale one for good.
-    const reader = (): Projector => ({
-      name: 'c_reader',
-      version: 1,
-      handles: [kinds.counted, kinds.renamed],
-      readsFrom: ['c_source'],
-      setupSql: countingTables('c_reader', 'label text'),
-      apply: eventByEvent(async (tx, e) => {
-        await tx.query(`UPDATE rm.c_reader_applied SET applied = applied + 1 WHERE id = 1`);
-        await tx.query(
-          `INSERT INTO rm.c_reader (stream_id, label, events, last_revision)
-           SELECT $1, (SELECT label FROM rm.c_source WHERE stream_id = $1), 1, $2
-           ON CONFLICT (stream_id) DO UPDATE SET label = EXCLUDED.label, events = rm.c_reader.events + 1, last_revision = $2 WHERE rm.c_reader.last_revision < $2`,
-          [e.streamId, e.revision],
-        );
-        return [e.streamId];
-      }),
-    });
+    const reader = (): Projector =>
+      countingProjector(
+        'c_reader',
+        kinds,
+        'label text',
+        (tx, e) =>
+          tx.query(
+            `INSERT INTO rm.c_reader (stream_id, label, events, last_revision)
+             SELECT $1, (SELECT label FROM rm.c_source WHERE stream_id = $1), 1, $2
+             ON CONFLICT (stream_id) DO UPDATE SET label = EXCLUDED.label, events = rm.c_reader.events + 1, last_revision = $2 WHERE rm.c_reader.last_revision < $2`,
+            [e.streamId, e.revision],
+          ),
+        { readsFrom: ['c_source'] },
+      );
     expect(() => new ProjectionRunner({ pool, store, projectors: [reader(), source()], name: 'c' })).toThrow(/register c_source before it/);
 
     const projectors = () => [source(), reader(), countsProjector('c_counts', kinds)];

@@ -26,3 +26,9 @@ export function orderedScopeClause(scope: AgenceScope, column: string, params: u
   }
   return scopeClause(scope, column, params);
 }
+
+/** Whether `sql` (a `SELECT 1 ...`, its own LIMIT included) finds a row. */
+export async function findsRow(db: Queryable, sql: string, params: readonly unknown[]): Promise<boolean> {
+  const { rows } = await db.query(sql, [...params]);
+  return rows.length > 0;
+}

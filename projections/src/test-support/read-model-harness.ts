@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { createPostgresEventStore, type AppendResult, type EventStore, type RecordedEvent } from '@fsm/eventstore';
 import { createTestDatabase, type TestDatabase } from '@fsm/eventstore/test-support';
 import type { Projector } from '../projector.js';
@@ -25,6 +26,8 @@ export interface ReadModelHarness {
    * leave every row as is.
    */
   redeliver(streams: readonly string[]): Promise<void>;
+  /** Every row of a read-model table, in a stable order: what redelivery and rebuild tests compare. */
+  selectAll(table: string, orderBy?: string): Promise<unknown[]>;
   close(): Promise<void>;
 }
 
@@ -104,6 +107,9 @@ export async function createReadModelHarness(label: string, projectors: readonly
         tx.release();
       }
     },
+    async selectAll(table, orderBy = 'id') {
+      return (await pool.query(`SELECT * FROM ${table} ORDER BY ${orderBy}`)).rows;
+    },
     async close() {
       await runner.stop();
       await store.close();
@@ -111,6 +117,54 @@ export async function createReadModelHarness(label: string, projectors: readonly
       await db.drop();
     },
   };
+}
+
+/**
+ * The harness of a test file's read models: created before its tests (a
+ * database of its own), closed after them. Its methods may be taken at the
+ * top of the file (`const { given } = useReadModelHarness(...)`) and called
+ * once the tests run; `pool`, `store`, ... are read inside hooks and tests.
+ */
+export function useReadModelHarness(label: string, projectors: readonly Projector[]): ReadModelHarness {
+  let harness: ReadModelHarness | undefined;
+  beforeAll(async () => {
+    harness = await createReadModelHarness(label, projectors);
+  });
+  afterAll(async () => harness?.close());
+  const started = (): ReadModelHarness => {
+    if (harness === undefined) throw new Error('the read-model harness is created in beforeAll: use it inside hooks and tests');
+    return harness;
+  };
+  return {
+    get db() {
+      return started().db;
+    },
+    get pool() {
+      return started().pool;
+    },
+    get store() {
+      return started().store;
+    },
+    get runner() {
+      return started().runner;
+    },
+    given: (stream, events) => started().given(stream, events),
+    settle: (position) => started().settle(position),
+    rebuild: () => started().rebuild(),
+    redeliver: (streams) => started().redeliver(streams),
+    selectAll: (table, orderBy) => started().selectAll(table, orderBy),
+    close: () => started().close(),
+  };
+}
+
+/**
+ * Runs `change` (a redelivery, a rebuild) and expects `snapshot` to read the
+ * same rows after it as before it.
+ */
+export async function expectSameRows(snapshot: () => Promise<unknown>, change: () => Promise<void>): Promise<void> {
+  const before = await snapshot();
+  await change();
+  expect(await snapshot()).toEqual(before);
 }
 
 /**

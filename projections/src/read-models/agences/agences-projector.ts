@@ -1,5 +1,6 @@
 import { agenceEventSchema } from '@fsm/contracts';
 import { eventByEvent, type Projector } from '../../projector.js';
+import { aggregateRow } from '../aggregate-rows.js';
 import { domainEvent } from '../domain-event.js';
 
 /** Agencies with their opening hours (one row each; hours as the five-day JSON week). */
@@ -23,29 +24,19 @@ export const agencesProjector: Projector = {
     CREATE INDEX IF NOT EXISTS agences_nom ON rm.agences (lower(nom)) WHERE NOT deleted;`,
   apply: eventByEvent(async (tx, recorded) => {
     const event = domainEvent(agenceEventSchema, recorded);
-    const revision = recorded.revision;
+    const row = aggregateRow(tx, 'agences', recorded.revision);
     switch (event.type) {
       case 'AgenceCreated':
       case 'AgenceUpdated': {
         const d = event.data;
-        await tx.query(
-          `INSERT INTO rm.agences (id, nom, adresse, cp_postal, ville, telephone, id_template, last_revision)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-           ON CONFLICT (id) DO UPDATE SET nom = $2, adresse = $3, cp_postal = $4, ville = $5, telephone = $6, id_template = $7, last_revision = $8
-           WHERE rm.agences.last_revision < $8`,
-          [d.agenceId, d.nom, d.adresse, d.cp_postal, d.ville, d.telephone, d.templateId, revision],
-        );
+        await row.upsert(d.agenceId, { nom: d.nom, adresse: d.adresse, cp_postal: d.cp_postal, ville: d.ville, telephone: d.telephone, id_template: d.templateId });
         return [d.agenceId];
       }
       case 'AgenceHorairesSet':
-        await tx.query(`UPDATE rm.agences SET horaires = $2, last_revision = $3 WHERE id = $1 AND last_revision < $3`, [
-          event.data.agenceId,
-          JSON.stringify(event.data.horaires),
-          revision,
-        ]);
+        await row.update(event.data.agenceId, { horaires: JSON.stringify(event.data.horaires) });
         return [event.data.agenceId];
       case 'AgenceDeleted':
-        await tx.query(`UPDATE rm.agences SET deleted = true, last_revision = $2 WHERE id = $1 AND last_revision < $2`, [event.data.agenceId, revision]);
+        await row.markDeleted(event.data.agenceId);
         return [event.data.agenceId];
     }
   }),

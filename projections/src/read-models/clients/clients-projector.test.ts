@@ -1,26 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgenceEvent, ClientEvent } from '@fsm/contracts';
-import type { Projector } from '../../projector.js';
-import { createReadModelHarness, withoutVersions, type ReadModelHarness } from '../../test-support/read-model-harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ClientEvent } from '@fsm/contracts';
+import { agence, at } from '../../test-support/management-events.js';
+import { expectSameRows, useReadModelHarness, withoutVersions } from '../../test-support/read-model-harness.js';
 import { agencesProjector } from '../agences/agences-projector.js';
 import { clientsProjector } from './clients-projector.js';
 import { agenceHasClients, findClient, listClients, listClientsByAgence } from './clients-queries.js';
 
-const projectors: Projector[] = [agencesProjector, clientsProjector];
-let h: ReadModelHarness;
-beforeAll(async () => {
-  h = await createReadModelHarness('rm_clients', projectors);
-  // close() drops the database WITH (FORCE) before the ended pool's sockets are closed: their FATAL is expected, not a failure.
-  h.pool.on('error', () => undefined);
-});
-afterAll(async () => h?.close());
+// The harness waits for each append's own position and replays through the real projectors.
+const h = useReadModelHarness('rm_clients', [agencesProjector, clientsProjector]);
+const { given, rebuild, redeliver } = h;
 
-const at = '2026-11-20T08:00:00.000Z';
-
-function agence(id: string, nom: string): AgenceEvent {
-  return { type: 'AgenceCreated', data: { agenceId: id, nom, adresse: '1 rue du Feu', cp_postal: '69001', ville: 'Lyon', telephone: '0400000000', templateId: null, createdAt: at } };
-}
 function client(id: string, nom: string, agenceId: string, ville = 'Lyon'): ClientEvent {
   return { type: 'ClientCreated', data: { clientId: id, nom, adresse: '2 rue des Lilas', ville, code_postal: '69002', agenceId, createdAt: at } };
 }
@@ -28,14 +18,7 @@ function clientUpdated(id: string, nom: string, agenceId: string, ville = 'Lyon'
   return { type: 'ClientUpdated', data: { clientId: id, nom, adresse: '3 avenue Foch', ville, code_postal: '69003', agenceId, updatedAt: at } };
 }
 
-// The harness waits for each append's own position and replays through the real projectors.
-const given = async (stream: string, events: readonly { type: string; data: unknown }[]): Promise<void> => {
-  await h.given(stream, events);
-};
-const rebuild = (): Promise<void> => h.rebuild();
-const redeliver = (streams: readonly string[]): Promise<void> => h.redeliver(streams);
-
-const table = async () => (await h.pool.query('SELECT * FROM rm.clients ORDER BY id')).rows;
+const table = () => h.selectAll('rm.clients');
 
 describe('clients read model', () => {
   const lyon = randomUUID();
@@ -94,14 +77,8 @@ describe('clients read model', () => {
     const after = await listClients(h.pool, 'all');
     expect(withoutVersions(after.rows)).toEqual(withoutVersions(before.rows));
     expect(after.rows.find((row) => row.id === zeta)?.version).toBe(2);
-    const rows = await table();
-    await redeliver(streams);
-    expect(await table()).toEqual(rows);
+    await expectSameRows(table, () => redeliver(streams));
   });
 
-  it('gives the same rows after a rebuild', async () => {
-    const before = await table();
-    await rebuild();
-    expect(await table()).toEqual(before);
-  });
+  it('gives the same rows after a rebuild', () => expectSameRows(table, rebuild));
 });

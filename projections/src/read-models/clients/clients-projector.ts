@@ -1,5 +1,6 @@
 import { clientEventSchema } from '@fsm/contracts';
 import { eventByEvent, type Projector } from '../../projector.js';
+import { aggregateRow } from '../aggregate-rows.js';
 import { domainEvent } from '../domain-event.js';
 
 /**
@@ -27,23 +28,17 @@ export const clientsProjector: Projector = {
     CREATE INDEX IF NOT EXISTS clients_agence ON rm.clients (agence_id, lower(nom)) WHERE NOT deleted;`,
   apply: eventByEvent(async (tx, recorded) => {
     const event = domainEvent(clientEventSchema, recorded);
-    const revision = recorded.revision;
+    const row = aggregateRow(tx, 'clients', recorded.revision);
     switch (event.type) {
       case 'ClientCreated':
       case 'ClientUpdated': {
         const d = event.data;
         const at = event.type === 'ClientCreated' ? event.data.createdAt : event.data.updatedAt;
-        await tx.query(
-          `INSERT INTO rm.clients (id, nom, adresse, ville, code_postal, agence_id, created_at, last_revision)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-           ON CONFLICT (id) DO UPDATE SET nom = $2, adresse = $3, ville = $4, code_postal = $5, agence_id = $6, last_revision = $8
-           WHERE rm.clients.last_revision < $8`,
-          [d.clientId, d.nom, d.adresse, d.ville, d.code_postal, d.agenceId, at, revision],
-        );
+        await row.upsert(d.clientId, { nom: d.nom, adresse: d.adresse, ville: d.ville, code_postal: d.code_postal, agence_id: d.agenceId }, { created_at: at });
         return [d.clientId];
       }
       case 'ClientDeleted':
-        await tx.query(`UPDATE rm.clients SET deleted = true, last_revision = $2 WHERE id = $1 AND last_revision < $2`, [event.data.clientId, revision]);
+        await row.markDeleted(event.data.clientId);
         return [event.data.clientId];
     }
   }),

@@ -1,5 +1,5 @@
 import { CLIENTS_PAGE_SIZE } from '@fsm/contracts';
-import { scopeClause, type AgenceScope, type Queryable } from '../queryable.js';
+import { findsRow, scopeClause, type AgenceScope, type Queryable } from '../queryable.js';
 
 /** A client as GET /api/clients answers it (spec §3). */
 export interface ClientRow {
@@ -72,6 +72,5 @@ export async function findClient(db: Queryable, id: string, scope: AgenceScope =
 
 /** Whether any live client still belongs to the agency (refuses deleting it). */
 export async function agenceHasClients(db: Queryable, agenceId: string): Promise<boolean> {
-  const { rows } = await db.query(`SELECT 1 FROM rm.clients WHERE agence_id = $1 AND NOT deleted LIMIT 1`, [agenceId]);
-  return rows.length > 0;
+  return findsRow(db, `SELECT 1 FROM rm.clients WHERE agence_id = $1 AND NOT deleted LIMIT 1`, [agenceId]);
 }

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgenceEvent, ClientEvent, InstallationEvent, MetierEvent, SiteEvent } from '@fsm/contracts';
-import type { Projector } from '../../projector.js';
-import { createReadModelHarness, withoutVersions, type ReadModelHarness } from '../../test-support/read-model-harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { agence, at, client, installation, metier, site } from '../../test-support/management-events.js';
+import { expectSameRows, useReadModelHarness, withoutVersions } from '../../test-support/read-model-harness.js';
 import { agencesProjector } from '../agences/agences-projector.js';
 import { clientsProjector } from '../clients/clients-projector.js';
 import { metiersProjector } from '../metiers/metiers-projector.js';
@@ -10,51 +9,11 @@ import { sitesProjector } from '../sites/sites-projector.js';
 import { installationsProjector } from './installations-projector.js';
 import { findInstallation, isMetierUsed, listInstallationsByClient, listInstallationsBySite, siteHasInstallations } from './installations-queries.js';
 
-const projectors: Projector[] = [agencesProjector, clientsProjector, sitesProjector, metiersProjector, installationsProjector];
-let h: ReadModelHarness;
-beforeAll(async () => {
-  h = await createReadModelHarness('rm_installations', projectors);
-  // close() drops the database WITH (FORCE) before the ended pool's sockets are closed: their FATAL is expected, not a failure.
-  h.pool.on('error', () => undefined);
-});
-afterAll(async () => h?.close());
-
-const at = '2026-11-20T08:00:00.000Z';
-
-function agence(id: string, nom: string): AgenceEvent {
-  return { type: 'AgenceCreated', data: { agenceId: id, nom, adresse: '1 rue du Feu', cp_postal: '69001', ville: 'Lyon', telephone: '0400000000', templateId: null, createdAt: at } };
-}
-function client(id: string, nom: string, agenceId: string, type: 'ClientCreated' | 'ClientUpdated' = 'ClientCreated'): ClientEvent {
-  const facts = { clientId: id, nom, adresse: '2 rue des Lilas', ville: 'Lyon', code_postal: '69002', agenceId };
-  return type === 'ClientCreated' ? { type, data: { ...facts, createdAt: at } } : { type, data: { ...facts, updatedAt: at } };
-}
-function site(id: string, clientId: string, nom: string, type: 'SiteCreated' | 'SiteUpdated' = 'SiteCreated'): SiteEvent {
-  const facts = { siteId: id, clientId, nom, adresse: '4 quai Rambaud', ville: 'Lyon', code_postal: '69002' };
-  return type === 'SiteCreated' ? { type, data: { ...facts, createdAt: at } } : { type, data: { ...facts, updatedAt: at } };
-}
-function metier(id: string, nom: string, delai_inter: number | null, HO_stats: 0 | 1, type: 'MetierCreated' | 'MetierUpdated' = 'MetierCreated'): MetierEvent {
-  const facts = { metierId: id, nom, ordre: null, delai_inter, HO_stats };
-  return type === 'MetierCreated' ? { type, data: { ...facts, createdAt: at } } : { type, data: { ...facts, updatedAt: at } };
-}
-function installation(
-  id: string,
-  siteId: string,
-  nom: string,
-  metierId: string,
-  more: { delai?: number; astreinte?: 0 | 1; type?: 'InstallationCreated' | 'InstallationUpdated' } = {},
-): InstallationEvent {
-  const facts = { installationId: id, siteId, nom, metierId, description: `${nom} du bâtiment`, delai: more.delai ?? 4, astreinte: more.astreinte ?? 0 };
-  return more.type === 'InstallationUpdated' ? { type: 'InstallationUpdated', data: { ...facts, updatedAt: at } } : { type: 'InstallationCreated', data: { ...facts, createdAt: at } };
-}
-
 // The harness waits for each append's own position and replays through the real projectors.
-const given = async (stream: string, events: readonly { type: string; data: unknown }[]): Promise<void> => {
-  await h.given(stream, events);
-};
-const rebuild = (): Promise<void> => h.rebuild();
-const redeliver = (streams: readonly string[]): Promise<void> => h.redeliver(streams);
+const h = useReadModelHarness('rm_installations', [agencesProjector, clientsProjector, sitesProjector, metiersProjector, installationsProjector]);
+const { given, rebuild, redeliver } = h;
 
-const table = async () => (await h.pool.query('SELECT * FROM rm.installations ORDER BY id')).rows;
+const table = () => h.selectAll('rm.installations');
 
 describe('installations read model', () => {
   const lyon = randomUUID();
@@ -74,10 +33,10 @@ describe('installations read model', () => {
     await given(`agence-${lyon}`, [agence(lyon, 'Lyon')]);
     await given(`agence-${paris}`, [agence(paris, 'Paris')]);
     await given('metiers-catalogue', [
-      metier(ssi, 'SSI', 4, 1),
-      metier(extinction, 'Extinction', null, 0),
-      metier(unused, 'Plomberie', 8, 0),
-      metier(hiddenOnly, 'Désenfumage', 8, 0),
+      metier(ssi, 'SSI', { delai_inter: 4, HO_stats: 1 }),
+      metier(extinction, 'Extinction', { delai_inter: null, HO_stats: 0 }),
+      metier(unused, 'Plomberie', { delai_inter: 8, HO_stats: 0 }),
+      metier(hiddenOnly, 'Désenfumage', { delai_inter: 8, HO_stats: 0 }),
     ]);
     await given(`client-${acme}`, [client(acme, 'ACME', lyon)]);
     await given(`client-${zeta}`, [client(zeta, 'Zeta', paris)]);
@@ -134,7 +93,7 @@ describe('installations read model', () => {
   });
 
   it('keeps the métier name in step when the métier is renamed', async () => {
-    await given('metiers-catalogue', [metier(ssi, 'Système de sécurité incendie', 4, 1, 'MetierUpdated')]);
+    await given('metiers-catalogue', [metier(ssi, 'Système de sécurité incendie', { delai_inter: 4, HO_stats: 1 }, 'MetierUpdated')]);
     expect((await listInstallationsBySite(h.pool, usine)).map((row) => row.metier_nom)).toEqual(['Extinction', 'Système de sécurité incendie']);
     expect(await findInstallation(h.pool, centrale)).toMatchObject({ metier_nom: 'Système de sécurité incendie' });
   });
@@ -172,23 +131,17 @@ describe('installations read model', () => {
 
   it('changes nothing when the same event is appended again or old events are delivered late', async () => {
     await given(`client-${zeta}`, [client(zeta, 'Zeta', paris, 'ClientUpdated'), client(zeta, 'Zeta', lyon, 'ClientUpdated')]);
-    await given('metiers-catalogue', [metier(extinction, 'Extinction automatique', null, 0, 'MetierUpdated'), metier(extinction, 'Extinction', null, 0, 'MetierUpdated')]);
+    await given('metiers-catalogue', [metier(extinction, 'Extinction automatique', { delai_inter: null, HO_stats: 0 }, 'MetierUpdated'), metier(extinction, 'Extinction', { delai_inter: null, HO_stats: 0 }, 'MetierUpdated')]);
     await given(`site-${bureaux}`, [site(bureaux, acme, 'Bureaux', 'SiteUpdated'), site(bureaux, zeta, 'Bureaux', 'SiteUpdated')]);
     expect(await findInstallation(h.pool, sprinklers)).toMatchObject({ metier_nom: 'Extinction', agence_id: lyon, client_id: zeta });
     const before = await listInstallationsByClient(h.pool, zeta);
     await given(`installation-${extincteurs}`, [installation(extincteurs, entrepot, 'Extincteurs', ssi, { type: 'InstallationUpdated', astreinte: 1 })]);
-    await given('metiers-catalogue', [metier(ssi, 'Système de sécurité incendie', 4, 1, 'MetierUpdated')]);
+    await given('metiers-catalogue', [metier(ssi, 'Système de sécurité incendie', { delai_inter: 4, HO_stats: 1 }, 'MetierUpdated')]);
     const after = await listInstallationsByClient(h.pool, zeta);
     expect(withoutVersions(after)).toEqual(withoutVersions(before));
     expect(after.find((row) => row.id === extincteurs)?.version).toBe(2);
-    const rows = await table();
-    await redeliver(streams);
-    expect(await table()).toEqual(rows);
+    await expectSameRows(table, () => redeliver(streams));
   });
 
-  it('gives the same rows after a rebuild', async () => {
-    const before = await table();
-    await rebuild();
-    expect(await table()).toEqual(before);
-  });
+  it('gives the same rows after a rebuild', () => expectSameRows(table, rebuild));
 });

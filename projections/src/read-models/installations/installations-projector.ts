@@ -2,6 +2,7 @@ import { clientEventSchema, installationEventSchema, metierEventSchema, siteEven
 import type { RecordedEvent } from '@fsm/eventstore';
 import type { PoolClient } from 'pg';
 import { eventByEvent, type Projector } from '../../projector.js';
+import { aggregateRow } from '../aggregate-rows.js';
 import { domainEvent } from '../domain-event.js';
 
 const installationEventTypes: readonly string[] = installationEventSchema.options.map((option) => option.shape.type.value);
@@ -99,7 +100,7 @@ async function applyInstallationEvent(tx: PoolClient, recorded: RecordedEvent): 
       return [d.installationId];
     }
     case 'InstallationDeleted':
-      await tx.query(`UPDATE rm.installations SET deleted = true, last_revision = $2 WHERE id = $1 AND last_revision < $2`, [event.data.installationId, revision]);
+      await aggregateRow(tx, 'installations', revision).markDeleted(event.data.installationId);
       return [event.data.installationId];
   }
 }

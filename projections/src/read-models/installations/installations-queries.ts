@@ -1,4 +1,4 @@
-import { scopeClause, type AgenceScope, type Queryable } from '../queryable.js';
+import { findsRow, scopeClause, type AgenceScope, type Queryable } from '../queryable.js';
 
 /** An installation as the API answers it (spec §3). */
 export interface InstallationRow {
@@ -85,8 +85,7 @@ export async function findInstallation(db: Queryable, id: string, scope: AgenceS
 
 /** Whether the site still has a live installation. */
 export async function siteHasInstallations(db: Queryable, siteId: string): Promise<boolean> {
-  const { rows } = await db.query(`SELECT 1 FROM rm.installations i WHERE i.site_id = $1 AND ${visibleInstallation('i')} LIMIT 1`, [siteId]);
-  return rows.length > 0;
+  return findsRow(db, `SELECT 1 FROM rm.installations i WHERE i.site_id = $1 AND ${visibleInstallation('i')} LIMIT 1`, [siteId]);
 }
 
 /**
@@ -94,6 +93,5 @@ export async function siteHasInstallations(db: Queryable, siteId: string): Promi
  * Installations hidden with their deleted site or client no longer count.
  */
 export async function isMetierUsed(db: Queryable, metierId: string): Promise<boolean> {
-  const { rows } = await db.query(`SELECT 1 FROM rm.installations i WHERE i.id_metier = $1 AND ${visibleInstallation('i')} LIMIT 1`, [metierId]);
-  return rows.length > 0;
+  return findsRow(db, `SELECT 1 FROM rm.installations i WHERE i.id_metier = $1 AND ${visibleInstallation('i')} LIMIT 1`, [metierId]);
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgenceEvent, ClientEvent, InstallationEvent, InterlocuteurEvent, MetierEvent, SiteEvent } from '@fsm/contracts';
-import type { Projector } from '../../projector.js';
-import { createReadModelHarness, withoutVersions, type ReadModelHarness } from '../../test-support/read-model-harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { InterlocuteurEvent } from '@fsm/contracts';
+import { agence, at, client, installation, metier, site } from '../../test-support/management-events.js';
+import { expectSameRows, useReadModelHarness, withoutVersions } from '../../test-support/read-model-harness.js';
 import { agencesProjector } from '../agences/agences-projector.js';
 import { clientsProjector } from '../clients/clients-projector.js';
 import { installationsProjector } from '../installations/installations-projector.js';
@@ -17,26 +17,10 @@ import {
   listInterlocuteursBySiteOnly,
 } from './interlocuteurs-queries.js';
 
-const projectors: Projector[] = [agencesProjector, clientsProjector, sitesProjector, metiersProjector, installationsProjector, interlocuteursProjector];
-let h: ReadModelHarness;
-beforeAll(async () => {
-  h = await createReadModelHarness('rm_interlocuteurs', projectors);
-  // close() drops the database WITH (FORCE) before the ended pool's sockets are closed: their FATAL is expected, not a failure.
-  h.pool.on('error', () => undefined);
-});
-afterAll(async () => h?.close());
+// The harness waits for each append's own position and replays through the real projectors.
+const h = useReadModelHarness('rm_interlocuteurs', [agencesProjector, clientsProjector, sitesProjector, metiersProjector, installationsProjector, interlocuteursProjector]);
+const { given, rebuild, redeliver } = h;
 
-const at = '2026-11-20T08:00:00.000Z';
-
-function client(id: string, nom: string, agenceId: string): ClientEvent {
-  return { type: 'ClientCreated', data: { clientId: id, nom, adresse: '2 rue', ville: 'Lyon', code_postal: '69002', agenceId, createdAt: at } };
-}
-function site(id: string, clientId: string, nom: string): SiteEvent {
-  return { type: 'SiteCreated', data: { siteId: id, clientId, nom, adresse: '4 quai', ville: 'Lyon', code_postal: '69002', createdAt: at } };
-}
-function installation(id: string, siteId: string, nom: string, metierId: string): InstallationEvent {
-  return { type: 'InstallationCreated', data: { installationId: id, siteId, nom, metierId, description: nom, delai: 4, astreinte: 0, createdAt: at } };
-}
 function contact(
   id: string,
   clientId: string,
@@ -50,16 +34,9 @@ function contact(
   return type === 'InterlocuteurCreated' ? { type, data: { ...facts, createdAt: at } } : { type, data: { ...facts, updatedAt: at } };
 }
 
-// The harness waits for each append's own position and replays through the real projectors.
-const given = async (stream: string, events: readonly { type: string; data: unknown }[]): Promise<void> => {
-  await h.given(stream, events);
-};
-const rebuild = (): Promise<void> => h.rebuild();
-const redeliver = (streams: readonly string[]): Promise<void> => h.redeliver(streams);
-
 const tables = async () => ({
-  interlocuteurs: (await h.pool.query('SELECT * FROM rm.interlocuteurs ORDER BY id')).rows,
-  affectations: (await h.pool.query('SELECT * FROM rm.interlocuteur_affectations ORDER BY interlocuteur_id, niveau, niveau_id')).rows,
+  interlocuteurs: await h.selectAll('rm.interlocuteurs'),
+  affectations: await h.selectAll('rm.interlocuteur_affectations', 'interlocuteur_id, niveau, niveau_id'),
 });
 const ids = (rows: readonly { id: string }[]) => rows.map((row) => row.id);
 
@@ -73,10 +50,8 @@ describe('interlocuteurs read model', () => {
   const streams = [paul, marie, jean, zoe, gone, orphan].map((id) => `interlocuteur-${id}`);
 
   beforeAll(async () => {
-    const agence: AgenceEvent = { type: 'AgenceCreated', data: { agenceId: lyon, nom: 'Lyon', adresse: '1 rue', cp_postal: '69001', ville: 'Lyon', telephone: '04', templateId: null, createdAt: at } };
-    await given(`agence-${lyon}`, [agence]);
-    const metier: MetierEvent = { type: 'MetierCreated', data: { metierId: ssi, nom: 'SSI', ordre: 1, delai_inter: 4, HO_stats: 0, createdAt: at } };
-    await given('metiers-catalogue', [metier]);
+    await given(`agence-${lyon}`, [agence(lyon, 'Lyon')]);
+    await given('metiers-catalogue', [metier(ssi, 'SSI', { ordre: 1, delai_inter: 4 })]);
     await given(`client-${acme}`, [client(acme, 'ACME', lyon)]);
     await given(`client-${doomed}`, [client(doomed, 'Condamné', lyon)]);
     await given(`site-${usine}`, [site(usine, acme, 'Usine')]);
@@ -162,14 +137,8 @@ describe('interlocuteurs read model', () => {
     const after = await listInterlocuteursByClient(h.pool, acme);
     expect(withoutVersions(after)).toEqual(withoutVersions(before));
     expect(after.find((row) => row.id === zoe)?.version).toBe((before.find((row) => row.id === zoe)?.version ?? NaN) + 1);
-    const rows = await tables();
-    await redeliver(streams);
-    expect(await tables()).toEqual(rows);
+    await expectSameRows(tables, () => redeliver(streams));
   });
 
-  it('gives the same rows after a rebuild', async () => {
-    const before = await tables();
-    await rebuild();
-    expect(await tables()).toEqual(before);
-  });
+  it('gives the same rows after a rebuild', () => expectSameRows(tables, rebuild));
 });

@@ -1,5 +1,6 @@
 import { interlocuteurEventSchema } from '@fsm/contracts';
 import { eventByEvent, type Projector } from '../../projector.js';
+import { aggregateRow } from '../aggregate-rows.js';
 import { domainEvent } from '../domain-event.js';
 
 /**
@@ -36,21 +37,19 @@ export const interlocuteursProjector: Projector = {
     CREATE INDEX IF NOT EXISTS interlocuteur_affectations_niveau ON rm.interlocuteur_affectations (niveau, niveau_id);`,
   apply: eventByEvent(async (tx, recorded) => {
     const event = domainEvent(interlocuteurEventSchema, recorded);
-    const revision = recorded.revision;
+    const row = aggregateRow(tx, 'interlocuteurs', recorded.revision);
     switch (event.type) {
       case 'InterlocuteurCreated':
       case 'InterlocuteurUpdated': {
         const d = event.data;
         const at = event.type === 'InterlocuteurCreated' ? event.data.createdAt : event.data.updatedAt;
-        const { rowCount } = await tx.query(
-          `INSERT INTO rm.interlocuteurs (id, client_id, nom, prenom, fonction, telephone, email, created_at, last_revision)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-           ON CONFLICT (id) DO UPDATE SET client_id = $2, nom = $3, prenom = $4, fonction = $5, telephone = $6, email = $7, last_revision = $9
-           WHERE rm.interlocuteurs.last_revision < $9`,
-          [d.interlocuteurId, d.clientId, d.nom, d.prenom, d.fonction, d.telephone, d.email, at, revision],
+        const wrote = await row.upsert(
+          d.interlocuteurId,
+          { client_id: d.clientId, nom: d.nom, prenom: d.prenom, fonction: d.fonction, telephone: d.telephone, email: d.email },
+          { created_at: at },
         );
         // An older revision changed nothing above: its affectations must not replace newer ones either.
-        if (!rowCount) return [];
+        if (!wrote) return [];
         await tx.query(`DELETE FROM rm.interlocuteur_affectations WHERE interlocuteur_id = $1`, [d.interlocuteurId]);
         const niveaux = [...d.siteIds.map(() => 'site'), ...d.installationIds.map(() => 'installation')];
         await tx.query(
@@ -62,10 +61,7 @@ export const interlocuteursProjector: Projector = {
         return [d.interlocuteurId];
       }
       case 'InterlocuteurDeleted':
-        await tx.query(`UPDATE rm.interlocuteurs SET deleted = true, last_revision = $2 WHERE id = $1 AND last_revision < $2`, [
-          event.data.interlocuteurId,
-          revision,
-        ]);
+        await row.markDeleted(event.data.interlocuteurId);
         return [event.data.interlocuteurId];
     }
   }),

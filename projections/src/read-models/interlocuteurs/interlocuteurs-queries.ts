@@ -37,13 +37,20 @@ export interface InterlocuteurFacts extends InterlocuteurRow {
 
 type RawRow = Omit<InterlocuteurRow, 'affectations' | 'nb_sites' | 'nb_installations'> & { agence_id: string };
 
+/**
+ * The affectations `a` to live sites (joined as `s`) or live installations
+ * (as `x`), ending in an open WHERE for the caller's further conditions.
+ */
+const LIVE_AFFECTATIONS = {
+  site: `rm.interlocuteur_affectations a JOIN rm.sites s ON s.id = a.niveau_id AND ${visibleSite('s')} WHERE a.niveau = 'site'`,
+  installation: `rm.interlocuteur_affectations a JOIN rm.installations x ON x.id = a.niveau_id AND ${visibleInstallation('x')} WHERE a.niveau = 'installation'`,
+};
+
 const SELECT = `SELECT i.id, i.client_id, i.nom, i.prenom, i.fonction, i.telephone, i.email, i.last_revision AS version, c.agence_id,
     coalesce((SELECT json_agg(json_build_object('id', s.id, 'nom', s.nom) ORDER BY a.ordre)
-              FROM rm.interlocuteur_affectations a JOIN rm.sites s ON s.id = a.niveau_id AND ${visibleSite('s')}
-              WHERE a.interlocuteur_id = i.id AND a.niveau = 'site'), '[]'::json) AS sites_affectes,
+              FROM ${LIVE_AFFECTATIONS.site} AND a.interlocuteur_id = i.id), '[]'::json) AS sites_affectes,
     coalesce((SELECT json_agg(json_build_object('id', x.id, 'nom', x.nom) ORDER BY a.ordre)
-              FROM rm.interlocuteur_affectations a JOIN rm.installations x ON x.id = a.niveau_id AND ${visibleInstallation('x')}
-              WHERE a.interlocuteur_id = i.id AND a.niveau = 'installation'), '[]'::json) AS installations_affectees
+              FROM ${LIVE_AFFECTATIONS.installation} AND a.interlocuteur_id = i.id), '[]'::json) AS installations_affectees
   FROM rm.interlocuteurs i JOIN rm.clients c ON c.id = i.client_id AND NOT c.deleted`;
 const ORDER = 'ORDER BY lower(i.nom), lower(i.prenom), i.id';
 
@@ -69,6 +76,11 @@ async function list(db: Queryable, filter: string, params: unknown[], scope: Age
   return rows.map(toRow);
 }
 
+/** The live contacts whose id `assigned` (a query of interlocuteur ids, reading `$1`) selects. */
+function listAssigned(db: Queryable, assigned: string, id: string, scope: AgenceScope): Promise<InterlocuteurRow[]> {
+  return list(db, `i.id IN (${assigned})`, [id], scope);
+}
+
 /** GET /api/interlocuteurs/client/{id}: every live contact of the client. */
 export function listInterlocuteursByClient(db: Queryable, clientId: string, scope: AgenceScope = 'all'): Promise<InterlocuteurRow[]> {
   return list(db, 'i.client_id = $1', [clientId], scope);
@@ -76,36 +88,22 @@ export function listInterlocuteursByClient(db: Queryable, clientId: string, scop
 
 /** GET /api/interlocuteurs/installation/{id}: contacts assigned to the (live) installation itself. */
 export function listInterlocuteursByInstallation(db: Queryable, installationId: string, scope: AgenceScope = 'all'): Promise<InterlocuteurRow[]> {
-  return list(
-    db,
-    `i.id IN (SELECT a.interlocuteur_id FROM rm.interlocuteur_affectations a JOIN rm.installations x ON x.id = a.niveau_id AND ${visibleInstallation('x')}
-              WHERE a.niveau = 'installation' AND a.niveau_id = $1)`,
-    [installationId],
-    scope,
-  );
+  return listAssigned(db, `SELECT a.interlocuteur_id FROM ${LIVE_AFFECTATIONS.installation} AND a.niveau_id = $1`, installationId, scope);
 }
 
 /** GET /api/interlocuteurs/site-only/{siteId}: contacts assigned to the (live) site itself, not to its installations. */
 export function listInterlocuteursBySiteOnly(db: Queryable, siteId: string, scope: AgenceScope = 'all'): Promise<InterlocuteurRow[]> {
-  return list(
-    db,
-    `i.id IN (SELECT a.interlocuteur_id FROM rm.interlocuteur_affectations a JOIN rm.sites s ON s.id = a.niveau_id AND ${visibleSite('s')}
-              WHERE a.niveau = 'site' AND a.niveau_id = $1)`,
-    [siteId],
-    scope,
-  );
+  return listAssigned(db, `SELECT a.interlocuteur_id FROM ${LIVE_AFFECTATIONS.site} AND a.niveau_id = $1`, siteId, scope);
 }
 
 /** GET /api/interlocuteurs/site/{id}: contacts assigned to the (live) site or to any of its live installations, each once. */
 export function listInterlocuteursBySite(db: Queryable, siteId: string, scope: AgenceScope = 'all'): Promise<InterlocuteurRow[]> {
-  return list(
+  return listAssigned(
     db,
-    `i.id IN (SELECT a.interlocuteur_id FROM rm.interlocuteur_affectations a JOIN rm.sites s ON s.id = a.niveau_id AND ${visibleSite('s')}
-              WHERE a.niveau = 'site' AND a.niveau_id = $1
-              UNION
-              SELECT a.interlocuteur_id FROM rm.interlocuteur_affectations a JOIN rm.installations x ON x.id = a.niveau_id AND ${visibleInstallation('x')}
-              WHERE a.niveau = 'installation' AND x.site_id = $1)`,
-    [siteId],
+    `SELECT a.interlocuteur_id FROM ${LIVE_AFFECTATIONS.site} AND a.niveau_id = $1
+     UNION
+     SELECT a.interlocuteur_id FROM ${LIVE_AFFECTATIONS.installation} AND x.site_id = $1`,
+    siteId,
     scope,
   );
 }

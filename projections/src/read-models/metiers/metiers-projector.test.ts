@@ -1,47 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MetierEvent } from '@fsm/contracts';
-import type { Projector } from '../../projector.js';
-import { createReadModelHarness, withoutVersions, type ReadModelHarness } from '../../test-support/read-model-harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { at, metier } from '../../test-support/management-events.js';
+import { expectSameRows, useReadModelHarness, withoutVersions } from '../../test-support/read-model-harness.js';
 import { metiersProjector } from './metiers-projector.js';
 import { findMetier, listMetiers } from './metiers-queries.js';
 
-const projectors: Projector[] = [metiersProjector];
-let h: ReadModelHarness;
-beforeAll(async () => {
-  h = await createReadModelHarness('rm_metiers', projectors);
-  // close() drops the database WITH (FORCE) before the ended pool's sockets are closed: their FATAL is expected, not a failure.
-  h.pool.on('error', () => undefined);
-});
-afterAll(async () => h?.close());
-
-const at = '2026-11-20T08:00:00.000Z';
-
-function metier(id: string, nom: string, ordre: number | null, delai_inter: number | null = null, HO_stats: 0 | 1 = 0, type: 'MetierCreated' | 'MetierUpdated' = 'MetierCreated'): MetierEvent {
-  const facts = { metierId: id, nom, ordre, delai_inter, HO_stats };
-  return type === 'MetierCreated' ? { type, data: { ...facts, createdAt: at } } : { type, data: { ...facts, updatedAt: at } };
-}
-
 // The harness waits for each append's own position and replays through the real projectors.
-const given = async (stream: string, events: readonly { type: string; data: unknown }[]): Promise<void> => {
-  await h.given(stream, events);
-};
-const rebuild = (): Promise<void> => h.rebuild();
-const redeliver = (streams: readonly string[]): Promise<void> => h.redeliver(streams);
+const h = useReadModelHarness('rm_metiers', [metiersProjector]);
+const { given, rebuild, redeliver } = h;
 
-const table = async () => (await h.pool.query('SELECT * FROM rm.metiers ORDER BY id')).rows;
+const table = () => h.selectAll('rm.metiers');
 
 describe('metiers read model', () => {
   const [ssi, extincteurs, electricite, desenfumage, alarme, gone] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
 
   beforeAll(async () => {
     await given('metiers-catalogue', [
-      metier(ssi, 'SSI', 2, 4, 1),
-      metier(extincteurs, 'Extincteurs', null),
-      metier(electricite, 'Électricité', null, 8),
-      metier(desenfumage, 'Désenfumage', null),
-      metier(alarme, 'Alarme', 1),
-      metier(gone, 'Plomberie', 3),
+      metier(ssi, 'SSI', { ordre: 2, delai_inter: 4, HO_stats: 1 }),
+      metier(extincteurs, 'Extincteurs'),
+      metier(electricite, 'Électricité', { delai_inter: 8 }),
+      metier(desenfumage, 'Désenfumage'),
+      metier(alarme, 'Alarme', { ordre: 1 }),
+      metier(gone, 'Plomberie', { ordre: 3 }),
       { type: 'MetierDeleted', data: { metierId: gone, deletedAt: at } },
     ]);
   });
@@ -57,7 +37,7 @@ describe('metiers read model', () => {
 
   it('applies updates (the HO_stats toggle) and reorders', async () => {
     await given('metiers-catalogue', [
-      metier(ssi, 'SSI', 2, 4, 0, 'MetierUpdated'),
+      metier(ssi, 'SSI', { ordre: 2, delai_inter: 4, HO_stats: 0 }, 'MetierUpdated'),
       { type: 'MetiersReordered', data: { items: [{ metierId: ssi, ordre: 1 }, { metierId: alarme, ordre: 2 }, { metierId: extincteurs, ordre: 3 }], reorderedAt: at } },
     ]);
     const rows = await listMetiers(h.pool);
@@ -82,14 +62,8 @@ describe('metiers read model', () => {
     const moved = new Set<string>([ssi, alarme, extincteurs]);
     const revision = Math.max(...after.map((row) => row.version));
     for (const row of after) expect(row.version, row.nom).toBe(moved.has(row.id) ? revision : before.find((b) => b.id === row.id)?.version);
-    const rows = await table();
-    await redeliver(['metiers-catalogue']);
-    expect(await table()).toEqual(rows);
+    await expectSameRows(table, () => redeliver(['metiers-catalogue']));
   });
 
-  it('gives the same rows after a rebuild', async () => {
-    const before = await table();
-    await rebuild();
-    expect(await table()).toEqual(before);
-  });
+  it('gives the same rows after a rebuild', () => expectSameRows(table, rebuild));
 });

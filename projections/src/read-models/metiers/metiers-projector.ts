@@ -1,5 +1,6 @@
 import { metierEventSchema } from '@fsm/contracts';
 import { eventByEvent, type Projector } from '../../projector.js';
+import { aggregateRow } from '../aggregate-rows.js';
 import { domainEvent } from '../domain-event.js';
 
 /**
@@ -25,21 +26,16 @@ export const metiersProjector: Projector = {
   apply: eventByEvent(async (tx, recorded) => {
     const event = domainEvent(metierEventSchema, recorded);
     const revision = recorded.revision;
+    const row = aggregateRow(tx, 'metiers', revision);
     switch (event.type) {
       case 'MetierCreated':
       case 'MetierUpdated': {
         const d = event.data;
-        await tx.query(
-          `INSERT INTO rm.metiers (id, nom, ordre, delai_inter, ho_stats, last_revision)
-           VALUES ($1, $2, $3, $4, $5, $6)
-           ON CONFLICT (id) DO UPDATE SET nom = $2, ordre = $3, delai_inter = $4, ho_stats = $5, last_revision = $6
-           WHERE rm.metiers.last_revision < $6`,
-          [d.metierId, d.nom, d.ordre, d.delai_inter, d.HO_stats, revision],
-        );
+        await row.upsert(d.metierId, { nom: d.nom, ordre: d.ordre, delai_inter: d.delai_inter, ho_stats: d.HO_stats });
         return [d.metierId];
       }
       case 'MetierDeleted':
-        await tx.query(`UPDATE rm.metiers SET deleted = true, last_revision = $2 WHERE id = $1 AND last_revision < $2`, [event.data.metierId, revision]);
+        await row.markDeleted(event.data.metierId);
         return [event.data.metierId];
       case 'MetiersReordered': {
         const items = event.data.items;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgenceEvent, ClientEvent, InstallationEvent, MetierEvent, QrCodeEvent, SiteEvent } from '@fsm/contracts';
-import type { Projector } from '../../projector.js';
-import { createReadModelHarness, withoutVersions, type ReadModelHarness } from '../../test-support/read-model-harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { QrCodeEvent } from '@fsm/contracts';
+import { agence, at, client, installation, metier, site } from '../../test-support/management-events.js';
+import { expectSameRows, useReadModelHarness, withoutVersions } from '../../test-support/read-model-harness.js';
 import { agencesProjector } from '../agences/agences-projector.js';
 import { clientsProjector } from '../clients/clients-projector.js';
 import { installationsProjector } from '../installations/installations-projector.js';
@@ -11,21 +11,12 @@ import { sitesProjector } from '../sites/sites-projector.js';
 import { qrcodesProjector } from './qrcodes-projector.js';
 import { countUnusedQrCodes, findQrCode, findQrCodeByKey, listQrCodesByInstallation, listUnusedQrCodes } from './qrcodes-queries.js';
 
-const projectors: Projector[] = [agencesProjector, clientsProjector, sitesProjector, metiersProjector, installationsProjector, qrcodesProjector];
-let h: ReadModelHarness;
-beforeAll(async () => {
-  h = await createReadModelHarness('rm_qrcodes', projectors);
-  // close() drops the database WITH (FORCE) before the ended pool's sockets are closed: their FATAL is expected, not a failure.
-  h.pool.on('error', () => undefined);
-});
-afterAll(async () => h?.close());
+// The harness waits for each append's own position and replays through the real projectors.
+const h = useReadModelHarness('rm_qrcodes', [agencesProjector, clientsProjector, sitesProjector, metiersProjector, installationsProjector, qrcodesProjector]);
+const { given, rebuild, redeliver } = h;
 
-const at = '2026-11-20T08:00:00.000Z';
 const later = '2026-11-20T09:00:00.000Z';
 
-function agence(id: string, nom: string): AgenceEvent {
-  return { type: 'AgenceCreated', data: { agenceId: id, nom, adresse: '1 rue du Feu', cp_postal: '69001', ville: 'Lyon', telephone: '0400000000', templateId: null, createdAt: at } };
-}
 const key = (n: number) => `key${String(n).padStart(3, '0')}-${randomUUID().replaceAll('-', '').slice(0, 20)}`;
 function generated(id: string, agenceId: string, qrKey: string, generatedAt = at, batchId = randomUUID()): QrCodeEvent {
   return { type: 'QrCodeGenerated', data: { qrCodeId: id, batchId, agenceId, qr_key: qrKey, url: `https://sav.example.fr/ticket?key=${qrKey}`, generatedAt } };
@@ -33,14 +24,7 @@ function generated(id: string, agenceId: string, qrKey: string, generatedAt = at
 const assigned = (id: string, installationId: string): QrCodeEvent => ({ type: 'QrCodeAssigned', data: { qrCodeId: id, installationId, assignedAt: at } });
 const unassigned = (id: string, installationId: string): QrCodeEvent => ({ type: 'QrCodeUnassigned', data: { qrCodeId: id, installationId, unassignedAt: at } });
 
-// The harness waits for each append's own position and replays through the real projectors.
-const given = async (stream: string, events: readonly { type: string; data: unknown }[]): Promise<void> => {
-  await h.given(stream, events);
-};
-const rebuild = (): Promise<void> => h.rebuild();
-const redeliver = (streams: readonly string[]): Promise<void> => h.redeliver(streams);
-
-const table = async () => (await h.pool.query('SELECT * FROM rm.qrcodes ORDER BY id')).rows;
+const table = () => h.selectAll('rm.qrcodes');
 
 describe('qrcodes read model', () => {
   const [lyon, paris] = [randomUUID(), randomUUID()];
@@ -52,19 +36,11 @@ describe('qrcodes read model', () => {
   beforeAll(async () => {
     await given(`agence-${lyon}`, [agence(lyon, 'Lyon')]);
     await given(`agence-${paris}`, [agence(paris, 'Paris')]);
-    const metier: MetierEvent = { type: 'MetierCreated', data: { metierId: ssi, nom: 'SSI', ordre: 1, delai_inter: 4, HO_stats: 0, createdAt: at } };
-    await given('metiers-catalogue', [metier]);
-    const client: ClientEvent = { type: 'ClientCreated', data: { clientId: acme, nom: 'ACME', adresse: '2 rue', ville: 'Lyon', code_postal: '69002', agenceId: lyon, createdAt: at } };
-    await given(`client-${acme}`, [client]);
-    const site: SiteEvent = { type: 'SiteCreated', data: { siteId: usine, clientId: acme, nom: 'Usine', adresse: '4 quai', ville: 'Lyon', code_postal: '69002', createdAt: at } };
-    await given(`site-${usine}`, [site]);
-    for (const [id, nom] of [
-      [centrale, 'SSI centrale'],
-      [sprinklers, 'Sprinklers'],
-    ] as const) {
-      const installation: InstallationEvent = { type: 'InstallationCreated', data: { installationId: id, siteId: usine, nom, metierId: ssi, description: nom, delai: 4, astreinte: 0, createdAt: at } };
-      await given(`installation-${id}`, [installation]);
-    }
+    await given('metiers-catalogue', [metier(ssi, 'SSI', { ordre: 1, delai_inter: 4 })]);
+    await given(`client-${acme}`, [client(acme, 'ACME', lyon)]);
+    await given(`site-${usine}`, [site(usine, acme, 'Usine')]);
+    await given(`installation-${centrale}`, [installation(centrale, usine, 'SSI centrale', ssi)]);
+    await given(`installation-${sprinklers}`, [installation(sprinklers, usine, 'Sprinklers', ssi)]);
     const batch = randomUUID();
     await given(`qrcode-${a}`, [generated(a, lyon, keys.a, at, batch), assigned(a, centrale)]);
     await given(`qrcode-${b}`, [generated(b, lyon, keys.b, at, batch), assigned(b, centrale), unassigned(b, centrale)]);
@@ -121,14 +97,8 @@ describe('qrcodes read model', () => {
     const after = await listQrCodesByInstallation(h.pool, sprinklers);
     expect(withoutVersions(after)).toEqual(withoutVersions(before));
     expect(after[0]?.version).toBe((before[0]?.version ?? NaN) + 1);
-    const rows = await table();
-    await redeliver(streams);
-    expect(await table()).toEqual(rows);
+    await expectSameRows(table, () => redeliver(streams));
   });
 
-  it('gives the same rows after a rebuild', async () => {
-    const before = await table();
-    await rebuild();
-    expect(await table()).toEqual(before);
-  });
+  it('gives the same rows after a rebuild', () => expectSameRows(table, rebuild));
 });

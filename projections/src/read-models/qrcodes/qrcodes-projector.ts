@@ -1,5 +1,6 @@
 import { qrCodeEventSchema } from '@fsm/contracts';
 import { eventByEvent, type Projector } from '../../projector.js';
+import { aggregateRow } from '../aggregate-rows.js';
 import { domainEvent } from '../domain-event.js';
 
 /**
@@ -27,28 +28,18 @@ export const qrcodesProjector: Projector = {
     CREATE INDEX IF NOT EXISTS qrcodes_unused ON rm.qrcodes (agence_id, generated_at) WHERE installation_id IS NULL;`,
   apply: eventByEvent(async (tx, recorded) => {
     const event = domainEvent(qrCodeEventSchema, recorded);
-    const revision = recorded.revision;
+    const row = aggregateRow(tx, 'qrcodes', recorded.revision);
     switch (event.type) {
       case 'QrCodeGenerated': {
         const d = event.data;
-        await tx.query(
-          `INSERT INTO rm.qrcodes (id, batch_id, agence_id, qr_key, url, generated_at, last_revision)
-           VALUES ($1, $2, $3, $4, $5, $6, $7)
-           ON CONFLICT (id) DO UPDATE SET batch_id = $2, agence_id = $3, qr_key = $4, url = $5, generated_at = $6, last_revision = $7
-           WHERE rm.qrcodes.last_revision < $7`,
-          [d.qrCodeId, d.batchId, d.agenceId, d.qr_key, d.url, d.generatedAt, revision],
-        );
+        await row.upsert(d.qrCodeId, { batch_id: d.batchId, agence_id: d.agenceId, qr_key: d.qr_key, url: d.url, generated_at: d.generatedAt });
         return [d.qrCodeId];
       }
       case 'QrCodeAssigned':
-        await tx.query(`UPDATE rm.qrcodes SET installation_id = $2, last_revision = $3 WHERE id = $1 AND last_revision < $3`, [
-          event.data.qrCodeId,
-          event.data.installationId,
-          revision,
-        ]);
+        await row.update(event.data.qrCodeId, { installation_id: event.data.installationId });
         return [event.data.qrCodeId];
       case 'QrCodeUnassigned':
-        await tx.query(`UPDATE rm.qrcodes SET installation_id = NULL, last_revision = $2 WHERE id = $1 AND last_revision < $2`, [event.data.qrCodeId, revision]);
+        await row.update(event.data.qrCodeId, { installation_id: null });
         return [event.data.qrCodeId];
     }
   }),

@@ -1,18 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REPORT_ERROR_TEXT_MAX, type ReportEvent } from '@fsm/contracts';
-import type { Projector } from '../../projector.js';
-import { createReadModelHarness, type ReadModelHarness } from '../../test-support/read-model-harness.js';
+import { expectSameRows, useReadModelHarness } from '../../test-support/read-model-harness.js';
 import { reportsProjector } from './reports-projector.js';
 import { findReport, findReportByFilename, listReportEmails, listTicketReportEmails, listTicketReports } from './reports-queries.js';
 
-const projectors: Projector[] = [reportsProjector];
-let h: ReadModelHarness;
-beforeAll(async () => {
-  h = await createReadModelHarness('rm_reports', projectors);
-  h.pool.on('error', () => undefined);
-});
-afterAll(async () => h?.close());
+const h = useReadModelHarness('rm_reports', [reportsProjector]);
 
 const at = '2026-03-02T10:06:00.000Z';
 const reportId = randomUUID();
@@ -45,8 +38,8 @@ const emailRequested = (email: string): ReportEvent => ({
 });
 
 const tables = async () => ({
-  reports: (await h.pool.query('SELECT * FROM rm.reports ORDER BY id')).rows,
-  emails: (await h.pool.query('SELECT * FROM rm.report_emails ORDER BY request_event_id')).rows,
+  reports: await h.selectAll('rm.reports'),
+  emails: await h.selectAll('rm.report_emails', 'request_event_id'),
 });
 
 describe('reports read model', () => {
@@ -92,10 +85,7 @@ describe('reports read model', () => {
   });
 
   it('changes nothing when events are delivered again, and gives the same rows after a rebuild', async () => {
-    const before = await tables();
-    await h.redeliver([stream]);
-    expect(await tables()).toEqual(before);
-    await h.rebuild();
-    expect(await tables()).toEqual(before);
+    await expectSameRows(tables, () => h.redeliver([stream]));
+    await expectSameRows(tables, h.rebuild);
   });
 });

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgenceEvent, ClientEvent, InstallationEvent, MetierEvent, SiteEvent } from '@fsm/contracts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { SiteEvent } from '@fsm/contracts';
 import type { Projector } from '../../projector.js';
-import { createReadModelHarness, withoutVersions, type ReadModelHarness } from '../../test-support/read-model-harness.js';
+import { agence, at, client, installation, metier, site as siteAt } from '../../test-support/management-events.js';
+import { expectSameRows, useReadModelHarness, withoutVersions } from '../../test-support/read-model-harness.js';
 import { agencesProjector } from '../agences/agences-projector.js';
 import type { Queryable } from '../queryable.js';
 import { clientsProjector } from '../clients/clients-projector.js';
@@ -13,39 +14,14 @@ import { sitesProjector } from './sites-projector.js';
 import { clientHasSites, findSite, listSitesByClient, listSitesWithInstallations } from './sites-queries.js';
 
 const projectors: Projector[] = [agencesProjector, clientsProjector, sitesProjector, metiersProjector, installationsProjector];
-let h: ReadModelHarness;
-beforeAll(async () => {
-  h = await createReadModelHarness('rm_sites', projectors);
-  // close() drops the database WITH (FORCE) before the ended pool's sockets are closed: their FATAL is expected, not a failure.
-  h.pool.on('error', () => undefined);
-});
-afterAll(async () => h?.close());
-
-const at = '2026-11-20T08:00:00.000Z';
-
-function agence(id: string, nom: string): AgenceEvent {
-  return { type: 'AgenceCreated', data: { agenceId: id, nom, adresse: '1 rue du Feu', cp_postal: '69001', ville: 'Lyon', telephone: '0400000000', templateId: null, createdAt: at } };
-}
-function client(id: string, nom: string, agenceId: string, type: 'ClientCreated' | 'ClientUpdated' = 'ClientCreated'): ClientEvent {
-  const facts = { clientId: id, nom, adresse: '2 rue des Lilas', ville: 'Lyon', code_postal: '69002', agenceId };
-  return type === 'ClientCreated' ? { type, data: { ...facts, createdAt: at } } : { type, data: { ...facts, updatedAt: at } };
-}
-function site(id: string, clientId: string, nom: string, type: 'SiteCreated' | 'SiteUpdated' = 'SiteCreated'): SiteEvent {
-  const facts = { siteId: id, clientId, nom, adresse: `${nom}, 4 quai Rambaud`, ville: 'Lyon', code_postal: '69002' };
-  return type === 'SiteCreated' ? { type, data: { ...facts, createdAt: at } } : { type, data: { ...facts, updatedAt: at } };
-}
-function installation(id: string, siteId: string, nom: string, metierId: string): InstallationEvent {
-  return { type: 'InstallationCreated', data: { installationId: id, siteId, nom, metierId, description: `${nom} du bâtiment`, delai: 4, astreinte: 0, createdAt: at } };
-}
-
 // The harness waits for each append's own position and replays through the real projectors.
-const given = async (stream: string, events: readonly { type: string; data: unknown }[]): Promise<void> => {
-  await h.given(stream, events);
-};
-const rebuild = (): Promise<void> => h.rebuild();
-const redeliver = (streams: readonly string[]): Promise<void> => h.redeliver(streams);
+const h = useReadModelHarness('rm_sites', projectors);
+const { given, rebuild, redeliver } = h;
 
-const table = async () => (await h.pool.query('SELECT * FROM rm.sites ORDER BY id')).rows;
+/** A site whose address starts with its name, so the lists show which site an address belongs to. */
+const site = (id: string, clientId: string, nom: string, type?: 'SiteCreated' | 'SiteUpdated'): SiteEvent => siteAt(id, clientId, nom, type, `${nom}, 4 quai Rambaud`);
+
+const table = () => h.selectAll('rm.sites');
 
 describe('sites read model', () => {
   const lyon = randomUUID();
@@ -63,8 +39,7 @@ describe('sites read model', () => {
   beforeAll(async () => {
     await given(`agence-${lyon}`, [agence(lyon, 'Lyon')]);
     await given(`agence-${paris}`, [agence(paris, 'Paris')]);
-    const metier: MetierEvent = { type: 'MetierCreated', data: { metierId: ssi, nom: 'SSI', ordre: 1, delai_inter: 4, HO_stats: 0, createdAt: at } };
-    await given('metiers-catalogue', [metier]);
+    await given('metiers-catalogue', [metier(ssi, 'SSI', { ordre: 1, delai_inter: 4 })]);
     await given(`client-${acme}`, [client(acme, 'ACME', lyon)]);
     await given(`client-${boulangerie}`, [client(boulangerie, 'Boulangerie', lyon)]);
     await given(`client-${zeta}`, [client(zeta, 'Zeta', paris)]);
@@ -147,9 +122,7 @@ describe('sites read model', () => {
     const after = await listSitesWithInstallations(h.pool, acme);
     expect(withoutVersions(after)).toEqual(withoutVersions(before));
     expect(after.find((row) => row.id === entrepot)?.version).toBe(2);
-    const rows = await table();
-    await redeliver(streams);
-    expect(await table()).toEqual(rows);
+    await expectSameRows(table, () => redeliver(streams));
   });
 
   it('applied as one batch, projector after projector, copies what one event at a time copies', async () => {
@@ -186,9 +159,5 @@ describe('sites read model', () => {
     }
   });
 
-  it('gives the same rows after a rebuild', async () => {
-    const before = await table();
-    await rebuild();
-    expect(await table()).toEqual(before);
-  });
+  it('gives the same rows after a rebuild', () => expectSameRows(table, rebuild));
 });

@@ -1,5 +1,6 @@
 import { clientEventSchema, siteEventSchema } from '@fsm/contracts';
 import { eventByEvent, type Projector } from '../../projector.js';
+import { aggregateRow } from '../aggregate-rows.js';
 import { domainEvent } from '../domain-event.js';
 
 const handledSiteEvents = siteEventSchema.options.map((option) => option.shape.type.value);
@@ -83,7 +84,7 @@ export const sitesProjector: Projector = {
         return [d.siteId];
       }
       case 'SiteDeleted':
-        await tx.query(`UPDATE rm.sites SET deleted = true, last_revision = $2 WHERE id = $1 AND last_revision < $2`, [event.data.siteId, revision]);
+        await aggregateRow(tx, 'sites', revision).markDeleted(event.data.siteId);
         return [event.data.siteId];
     }
   }),

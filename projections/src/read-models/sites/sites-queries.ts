@@ -1,5 +1,5 @@
 import { listInstallationsByClient, type InstallationRow } from '../installations/installations-queries.js';
-import { scopeClause, type AgenceScope, type Queryable } from '../queryable.js';
+import { findsRow, scopeClause, type AgenceScope, type Queryable } from '../queryable.js';
 
 /** A site as the API answers it (spec §3). */
 export interface SiteRow {
@@ -62,6 +62,5 @@ export async function findSite(db: Queryable, id: string, scope: AgenceScope = '
 
 /** Whether the client still has a live site. */
 export async function clientHasSites(db: Queryable, clientId: string): Promise<boolean> {
-  const { rows } = await db.query(`SELECT 1 FROM rm.sites s WHERE s.client_id = $1 AND ${visibleSite('s')} LIMIT 1`, [clientId]);
-  return rows.length > 0;
+  return findsRow(db, `SELECT 1 FROM rm.sites s WHERE s.client_id = $1 AND ${visibleSite('s')} LIMIT 1`, [clientId]);
 }

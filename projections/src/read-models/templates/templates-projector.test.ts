@@ -1,22 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { AgenceEvent, TemplateEvent } from '@fsm/contracts';
-import type { Projector } from '../../projector.js';
-import { createReadModelHarness, withoutVersions, type ReadModelHarness } from '../../test-support/read-model-harness.js';
+import { at } from '../../test-support/management-events.js';
+import { expectSameRows, useReadModelHarness, withoutVersions } from '../../test-support/read-model-harness.js';
 import { agencesProjector } from '../agences/agences-projector.js';
 import { templatesProjector } from './templates-projector.js';
 import { findTemplate, isTemplateAssigned, listTemplates } from './templates-queries.js';
 
-const projectors: Projector[] = [agencesProjector, templatesProjector];
-let h: ReadModelHarness;
-beforeAll(async () => {
-  h = await createReadModelHarness('rm_templates', projectors);
-  // close() drops the database WITH (FORCE) before the ended pool's sockets are closed: their FATAL is expected, not a failure.
-  h.pool.on('error', () => undefined);
-});
-afterAll(async () => h?.close());
-
-const at = '2026-11-20T08:00:00.000Z';
+// The harness waits for each append's own position and replays through the real projectors.
+const h = useReadModelHarness('rm_templates', [agencesProjector, templatesProjector]);
+const { given, rebuild, redeliver } = h;
 
 function agence(id: string, templateId: string | null, type: 'AgenceCreated' | 'AgenceUpdated' = 'AgenceCreated'): AgenceEvent {
   const facts = { agenceId: id, nom: 'Lyon', adresse: '1 rue du Feu', cp_postal: '69001', ville: 'Lyon', telephone: '0400000000', templateId };
@@ -27,14 +20,7 @@ function template(id: string, name: string, type: 'TemplateCreated' | 'TemplateU
   return type === 'TemplateCreated' ? { type, data: { ...facts, createdAt: at } } : { type, data: { ...facts, updatedAt: at } };
 }
 
-// The harness waits for each append's own position and replays through the real projectors.
-const given = async (stream: string, events: readonly { type: string; data: unknown }[]): Promise<void> => {
-  await h.given(stream, events);
-};
-const rebuild = (): Promise<void> => h.rebuild();
-const redeliver = (streams: readonly string[]): Promise<void> => h.redeliver(streams);
-
-const table = async () => (await h.pool.query('SELECT * FROM rm.templates ORDER BY id')).rows;
+const table = () => h.selectAll('rm.templates');
 
 describe('templates read model', () => {
   const [rapport, devis, gone] = [randomUUID(), randomUUID(), randomUUID()];
@@ -73,14 +59,8 @@ describe('templates read model', () => {
     const after = await listTemplates(h.pool);
     expect(withoutVersions(after)).toEqual(withoutVersions(before));
     expect(after.find((row) => row.id === rapport)?.version).toBe(2);
-    const rows = await table();
-    await redeliver(streams);
-    expect(await table()).toEqual(rows);
+    await expectSameRows(table, () => redeliver(streams));
   });
 
-  it('gives the same rows after a rebuild', async () => {
-    const before = await table();
-    await rebuild();
-    expect(await table()).toEqual(before);
-  });
+  it('gives the same rows after a rebuild', () => expectSameRows(table, rebuild));
 });

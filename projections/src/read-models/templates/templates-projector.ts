@@ -1,5 +1,6 @@
 import { templateEventSchema } from '@fsm/contracts';
 import { eventByEvent, type Projector } from '../../projector.js';
+import { aggregateRow } from '../aggregate-rows.js';
 import { domainEvent } from '../domain-event.js';
 
 /** Document templates (report layouts), one row each. */
@@ -20,23 +21,17 @@ export const templatesProjector: Projector = {
     CREATE INDEX IF NOT EXISTS templates_name ON rm.templates (lower(name), id) WHERE NOT deleted;`,
   apply: eventByEvent(async (tx, recorded) => {
     const event = domainEvent(templateEventSchema, recorded);
-    const revision = recorded.revision;
+    const row = aggregateRow(tx, 'templates', recorded.revision);
     switch (event.type) {
       case 'TemplateCreated':
       case 'TemplateUpdated': {
         const d = event.data;
         const at = event.type === 'TemplateCreated' ? event.data.createdAt : event.data.updatedAt;
-        await tx.query(
-          `INSERT INTO rm.templates (id, name, content_html, css, created_at, last_revision)
-           VALUES ($1, $2, $3, $4, $5, $6)
-           ON CONFLICT (id) DO UPDATE SET name = $2, content_html = $3, css = $4, last_revision = $6
-           WHERE rm.templates.last_revision < $6`,
-          [d.templateId, d.name, d.content_html, d.css, at, revision],
-        );
+        await row.upsert(d.templateId, { name: d.name, content_html: d.content_html, css: d.css }, { created_at: at });
         return [d.templateId];
       }
       case 'TemplateDeleted':
-        await tx.query(`UPDATE rm.templates SET deleted = true, last_revision = $2 WHERE id = $1 AND last_revision < $2`, [event.data.templateId, revision]);
+        await row.markDeleted(event.data.templateId);
         return [event.data.templateId];
     }
   }),

@@ -1,4 +1,4 @@
-import type { Queryable } from '../queryable.js';
+import { findsRow, type Queryable } from '../queryable.js';
 
 /** A template as GET /api/templates answers it (spec §3). */
 export interface TemplateRow {
@@ -25,6 +25,5 @@ export async function findTemplate(db: Queryable, id: string): Promise<TemplateR
 
 /** Whether a live agency uses the template for its reports (refuses deleting it). Reads rm.agences. */
 export async function isTemplateAssigned(db: Queryable, templateId: string): Promise<boolean> {
-  const { rows } = await db.query(`SELECT 1 FROM rm.agences WHERE id_template = $1 AND NOT deleted LIMIT 1`, [templateId]);
-  return rows.length > 0;
+  return findsRow(db, `SELECT 1 FROM rm.agences WHERE id_template = $1 AND NOT deleted LIMIT 1`, [templateId]);
 }

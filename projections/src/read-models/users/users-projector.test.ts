@@ -1,23 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createReadModelHarness, type ReadModelHarness } from '../../test-support/read-model-harness.js';
+import { describe, expect, it } from 'vitest';
+import { agence, at } from '../../test-support/management-events.js';
+import { expectSameRows, useReadModelHarness } from '../../test-support/read-model-harness.js';
 import { agencesProjector } from '../agences/agences-projector.js';
 import { findAgenceHoraires, listAgences } from '../agences/agences-queries.js';
 import { usersProjector } from './users-projector.js';
 import { findUserByEmail, findUserById, isEmailTaken, listStaffUsers, listTelesurvAccounts } from './users-queries.js';
 
-let h: ReadModelHarness;
-beforeAll(async () => {
-  h = await createReadModelHarness('rm_users', [agencesProjector, usersProjector]);
-});
-afterAll(async () => h?.close());
+const h = useReadModelHarness('rm_users', [agencesProjector, usersProjector]);
 
-const at = '2026-11-20T08:00:00.000Z';
 const week = [1, 2, 3, 4, 5].map((day) => ({ day_of_week: day, morning_open: '08:00', morning_close: '12:00', afternoon_open: null, afternoon_close: null }));
-
-function agence(id: string, nom: string) {
-  return { type: 'AgenceCreated', data: { agenceId: id, nom, adresse: '1 rue du Feu', cp_postal: '69001', ville: 'Lyon', telephone: '0400000000', templateId: null, createdAt: at } };
-}
 
 function user(id: string, agenceId: string | null, role = 'technicien', email = `${id}@demo.fr`) {
   return { type: 'UserCreated', data: { userId: id, role, nom: 'Martin', prenom: role === 'telesurveillance' ? '' : 'Léa', email, telephone: null, agenceId, createdAt: at } };
@@ -53,10 +45,5 @@ describe('users and agences read models', () => {
     expect(await isEmailTaken(h.pool, 'gone@demo.fr')).toBe(false);
   });
 
-  it('gives the same rows after a rebuild', async () => {
-    const snapshot = async () => (await h.pool.query('SELECT * FROM rm.users ORDER BY id')).rows;
-    const before = await snapshot();
-    await h.rebuild();
-    expect(await snapshot()).toEqual(before);
-  });
+  it('gives the same rows after a rebuild', () => expectSameRows(() => h.selectAll('rm.users'), h.rebuild));
 });

@@ -1,5 +1,6 @@
 import { userEventSchema } from '@fsm/contracts';
 import { eventByEvent, type Projector } from '../../projector.js';
+import { aggregateRow } from '../aggregate-rows.js';
 import { domainEvent } from '../domain-event.js';
 
 /**
@@ -30,37 +31,23 @@ export const usersProjector: Projector = {
     CREATE INDEX IF NOT EXISTS users_agence ON rm.users (agence_id) WHERE NOT deleted;`,
   apply: eventByEvent(async (tx, recorded) => {
     const event = domainEvent(userEventSchema, recorded);
-    const revision = recorded.revision;
+    const row = aggregateRow(tx, 'users', recorded.revision);
     switch (event.type) {
       case 'UserCreated':
       case 'UserUpdated': {
         const d = event.data;
         const at = event.type === 'UserCreated' ? event.data.createdAt : event.data.updatedAt;
-        await tx.query(
-          `INSERT INTO rm.users (id, role, nom, prenom, email, telephone, agence_id, created_at, last_revision)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-           ON CONFLICT (id) DO UPDATE SET role = $2, nom = $3, prenom = $4, email = $5, telephone = $6, agence_id = $7, last_revision = $9
-           WHERE rm.users.last_revision < $9`,
-          [d.userId, d.role, d.nom, d.prenom, d.email, d.telephone, d.agenceId, at, revision],
-        );
+        await row.upsert(d.userId, { role: d.role, nom: d.nom, prenom: d.prenom, email: d.email, telephone: d.telephone, agence_id: d.agenceId }, { created_at: at });
         return [d.userId];
       }
       case 'UserPermissionsSet':
-        await tx.query(`UPDATE rm.users SET permissions = $2, last_revision = $3 WHERE id = $1 AND last_revision < $3`, [
-          event.data.userId,
-          event.data.permissions,
-          revision,
-        ]);
+        await row.update(event.data.userId, { permissions: event.data.permissions });
         return [event.data.userId];
       case 'TelesurvAgencesSet':
-        await tx.query(`UPDATE rm.users SET telesurv_agence_ids = $2, last_revision = $3 WHERE id = $1 AND last_revision < $3`, [
-          event.data.userId,
-          event.data.agenceIds,
-          revision,
-        ]);
+        await row.update(event.data.userId, { telesurv_agence_ids: event.data.agenceIds });
         return [event.data.userId];
       case 'UserDeleted':
-        await tx.query(`UPDATE rm.users SET deleted = true, last_revision = $2 WHERE id = $1 AND last_revision < $2`, [event.data.userId, revision]);
+        await row.markDeleted(event.data.userId);
         return [event.data.userId];
     }
   }),

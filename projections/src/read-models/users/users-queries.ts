@@ -1,4 +1,4 @@
-import { scopeClause, type AgenceScope, type Queryable } from '../queryable.js';
+import { findsRow, scopeClause, type AgenceScope, type Queryable } from '../queryable.js';
 
 export interface UserRow {
   id: string;
@@ -32,11 +32,10 @@ export async function findUserByEmail(db: Queryable, email: string): Promise<Use
 
 /** Whether another live account already uses this e-mail (case-insensitive). */
 export async function isEmailTaken(db: Queryable, email: string, exceptUserId?: string): Promise<boolean> {
-  const { rows } = await db.query(`SELECT 1 FROM rm.users WHERE lower(email) = lower($1) AND NOT deleted AND ($2::uuid IS NULL OR id <> $2)`, [
+  return findsRow(db, `SELECT 1 FROM rm.users WHERE lower(email) = lower($1) AND NOT deleted AND ($2::uuid IS NULL OR id <> $2)`, [
     email.trim(),
     exceptUserId ?? null,
   ]);
-  return rows.length > 0;
 }
 
 /** Staff users (not télésurveillance accounts) in scope, by name. */
@@ -56,6 +55,5 @@ export async function listTelesurvAccounts(db: Queryable): Promise<UserRow[]> {
 
 /** Whether any live user still belongs to the agency (refuses deleting it). */
 export async function agenceHasUsers(db: Queryable, agenceId: string): Promise<boolean> {
-  const { rows } = await db.query(`SELECT 1 FROM rm.users WHERE agence_id = $1 AND NOT deleted LIMIT 1`, [agenceId]);
-  return rows.length > 0;
+  return findsRow(db, `SELECT 1 FROM rm.users WHERE agence_id = $1 AND NOT deleted LIMIT 1`, [agenceId]);
 }
