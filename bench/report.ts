@@ -6,21 +6,17 @@ import { BROWSER_TARGETS, SCROLLED_ROWS, type BrowserCase, type BrowserResult } 
 import type { FirstPageTiming, QueryPlan, QueryResult } from './scenarios/queries.js';
 import type { RebuildResult } from './scenarios/rebuild.js';
 import type { ReportsResult } from './scenarios/reports.js';
+import type { SeedReport } from './seed.js';
 import type { Distribution } from './lib/stats.js';
 
-export interface SeedSummary {
-  database: string;
-  tickets: number;
-  events: number;
-  appendSeconds: number;
-  appendEventsPerSecond: number;
-  rebuildSeconds: number;
-  rebuildEventsPerSecond: number;
-  totalSeconds: number;
-  peakRssMb: number;
+/** A seed's figures as the report shows them. */
+export type SeedSummary = Pick<
+  SeedReport,
+  'database' | 'tickets' | 'events' | 'appendSeconds' | 'appendEventsPerSecond' | 'rebuildSeconds' | 'rebuildEventsPerSecond' | 'totalSeconds' | 'peakRssMb'
+> & {
   /** Read models copied ×10 from a seeded database (see the notes), not the projection of its own log. */
   synthetic: boolean;
-}
+};
 
 export interface BenchResults {
   date: string;

@@ -1,14 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reportStreamId, type ReportEmailRequestedData } from '@fsm/contracts';
+import { reportStreamId } from '@fsm/contracts';
 import { createBlobStore, createPostgresEventStore, type BlobStore, type PostgresEventStore, type RecordedEvent } from '@fsm/eventstore';
 import { ProjectionRunner, readModelProjectors } from '@fsm/projections';
 import { createQueues, type Queues } from '@fsm/workers';
-import { appendAgence, appendClosedTicket, appendTemplate, startSmtpCatcher, type ClosedTicket, type SmtpCatcher } from '@fsm/workers/test-support';
+import { appendAgence, appendClosedTicket, appendEmailRequests, appendTemplate, startSmtpCatcher, type SmtpCatcher } from '@fsm/workers/test-support';
 import { recordFigures } from './support/figures.js';
 import { startPrivateDatabase, type PrivateDatabase } from './support/private-postgres.js';
 import { startPrivateRedis, type PrivateRedis } from './support/private-redis.js';
@@ -85,24 +84,6 @@ const acceptedFor = (email: string) => smtp.accepted.filter((mail) => mail.to.in
 /** PDFs in the content-addressed file store (`files/<2 hex>/<sha256>.pdf`). */
 const pdfFiles = async () => (await readdir(join(dataDir, 'files'), { recursive: true }).catch(() => [] as string[])).filter((name) => name.endsWith('.pdf'));
 
-async function requestEmails(ticket: ClosedTicket, recipients: string[]): Promise<string[]> {
-  const history = await reportEvents(ticket.closedEventId);
-  const events = recipients.map((email) => {
-    const data: ReportEmailRequestedData = {
-      reportId: ticket.closedEventId,
-      ticketId: ticket.ticketId,
-      recipient: { email, nom: 'Martin', prenom: 'Claire' },
-      ticketNumber: ticket.numChrono,
-      site: 'Bâtiment A',
-      installation: 'SSI catégorie A',
-      agenceNom: 'Agence Lyon Sécurité Incendie',
-      requestedAt: new Date().toISOString(),
-    };
-    return { id: randomUUID(), type: 'ReportEmailRequested', data, metadata: { userId: null, correlationId: randomUUID(), causationId: null } };
-  });
-  await store.appendToStream(reportStreamId(ticket.closedEventId), events, { expectedRevision: history.length - 1 });
-  return events.map((event) => event.id);
-}
 
 describe('a workers process killed mid-render and mid-send', () => {
   it('ends with one report and one e-mail per recipient, and a replay from 0 adds none', { timeout: 300_000 }, async () => {
@@ -133,7 +114,7 @@ describe('a workers process killed mid-render and mid-send', () => {
     smtp.hold = new Promise<void>((_resolve, reject) => (refuse = reject));
     smtp.hold.catch(() => undefined);
     const receivedBefore = smtp.received;
-    const requests = await requestEmails(ticket, recipients);
+    const requests = await appendEmailRequests(store, ticket, recipients);
     await until(() => smtp.received >= receivedBefore + recipients.length, 'every message to be on the wire', 60_000, 20);
     const sendingRows = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM jobs.sent_mails WHERE status = 'sending'`);
     await workers.kill();

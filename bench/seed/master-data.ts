@@ -1,5 +1,5 @@
 import { agenceEventSchema, agenceStreamId, ticketAgencyCode, type StaffRole } from '@fsm/contracts';
-import { agenceDecider, commandContext, execute, handleCreateStaffUser, type Actor } from '@fsm/command-api/test-support';
+import { DEMO_METIERS, agenceDecider, commandContext, execute, handleCreateStaffUser, type Actor } from '@fsm/command-api/test-support';
 import type { InProcessApp } from '../lib/in-process-app.js';
 import { Random } from './random.js';
 
@@ -61,20 +61,12 @@ const AGENCY_TOWNS = [
   { nom: 'Bourg-en-Bresse', cp: '01000', ville: 'Bourg-en-Bresse' },
 ] as const;
 
-const METIERS = [
-  { nom: 'Extincteurs', ordre: 1, delai_inter: 24, HO_stats: 0 },
-  { nom: 'Alarme incendie', ordre: 2, delai_inter: 4, HO_stats: 1 },
-  { nom: 'Désenfumage', ordre: 3, delai_inter: 48, HO_stats: 0 },
-  { nom: 'RIA', ordre: 4, delai_inter: 72, HO_stats: 0 },
-  { nom: 'Éclairage de sécurité', ordre: 5, delai_inter: 48, HO_stats: 0 },
-] as const;
-
 const FIRST = ['Julien', 'Sofia', 'Karim', 'Claire', 'Thomas', 'Inès', 'Mathieu', 'Léa', 'Nicolas', 'Camille', 'Hugo', 'Sarah', 'Antoine', 'Manon'];
 const LAST = ['Garnier', 'Moreau', 'Benali', 'Dubois', 'Lefèvre', 'Roux', 'Fontaine', 'Girard', 'Morel', 'Lambert', 'Rousseau', 'Petit', 'Faure', 'Blanc'];
 const CLIENT_KINDS = ['Clinique', 'Résidence', 'Groupe scolaire', 'Entrepôt', 'Hôtel', 'Lycée', 'Centre commercial', 'EHPAD', 'Mairie', 'Usine'];
 const CLIENT_NAMES = ['du Parc', 'des Tilleuls', 'Bellevue', 'du Lac', 'Saint-Joseph', 'Les Terrasses', 'Pasteur', 'du Rhône', 'Jean Moulin', 'des Alpes', 'Victor Hugo', 'Lumière'];
 const STREETS = ['rue de la République', 'avenue Jean Jaurès', 'boulevard des Belges', 'rue Garibaldi', 'quai Perrache', 'rue Pasteur', 'avenue Berthelot', 'rue Victor Hugo'];
-const INSTALLATIONS: { nom: string; metier: (typeof METIERS)[number]['nom']; description: string; astreinte: 0 | 1 }[] = [
+const INSTALLATIONS: { nom: string; metier: (typeof DEMO_METIERS)[number]['nom']; description: string; astreinte: 0 | 1 }[] = [
   { nom: 'SSI catégorie A', metier: 'Alarme incendie', description: 'Centrale SSI, boucles de détection, 120 détecteurs', astreinte: 1 },
   { nom: 'Alarme type 4', metier: 'Alarme incendie', description: 'Boîtiers bris de glace et diffuseurs sonores', astreinte: 0 },
   { nom: 'Désenfumage des circulations', metier: 'Désenfumage', description: 'Volets et exutoires commandés par le CMSI', astreinte: 1 },
@@ -140,7 +132,7 @@ export async function createMasterData(api: InProcessApp, size: MasterDataSize, 
   };
 
   const metierIds = new Map<string, string>();
-  for (const metier of METIERS) metierIds.set(metier.nom, (await post('/api/metiers', metier)).id);
+  for (const metier of DEMO_METIERS) metierIds.set(metier.nom, (await post('/api/metiers', metier)).id);
 
   const installations: BenchInstallation[] = [];
   let clients = 0;
@@ -157,7 +149,7 @@ export async function createMasterData(api: InProcessApp, size: MasterDataSize, 
           const { id: siteId } = await post('/api/sites', { ...site, client_id: client.id });
           const count = random.int(1, 4);
           for (const template of random.sample(INSTALLATIONS, count)) {
-            const metier = METIERS.find((m) => m.nom === template.metier)!;
+            const metier = DEMO_METIERS.find((m) => m.nom === template.metier)!;
             const delai = metier.delai_inter;
             const { id } = await post('/api/installations', {
               nom: template.nom,

@@ -31,3 +31,17 @@ export function createRedisProbe(url: string): { ping(): Promise<boolean>; close
     },
   };
 }
+
+/** Whether a Redis answers PING at `url` now: one connection, no retry, closed at once. */
+export async function redisAnswers(url: string, connectTimeoutMs: number): Promise<boolean> {
+  const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: connectTimeoutMs, retryStrategy: () => null });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    return (await redis.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    redis.disconnect();
+  }
+}

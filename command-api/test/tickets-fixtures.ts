@@ -2,17 +2,15 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { solveChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
-import { METIERS_STREAM_ID, clientEventSchema, clientStreamId, installationEventSchema, installationStreamId, metierEventSchema, parseRecorded, qrCodeEventSchema, qrCodeStreamId, siteEventSchema, siteStreamId, ticketStreamId, type TicketVisitBodyInput } from '@fsm/contracts';
-import type { RecordedEvent } from '@fsm/eventstore';
+import { installationEventSchema, installationStreamId, parseRecorded, qrCodeEventSchema, qrCodeStreamId, ticketStreamId, type TicketVisitBodyInput } from '@fsm/contracts';
+import { readStreamOrEmpty, type RecordedEvent } from '@fsm/eventstore';
 import { commandContext } from '../src/commands/command-context.js';
-import { execute, readStreamOrEmpty } from '../src/commands/execute.js';
-import { clientDecider } from '../src/domain/client/index.js';
+import { execute } from '../src/commands/execute.js';
 import { installationDecider } from '../src/domain/installation/index.js';
-import { metiersDecider } from '../src/domain/metier/index.js';
 import { qrCodeDecider } from '../src/domain/qrcode/index.js';
-import { siteDecider } from '../src/domain/site/index.js';
 import { DEMO_SIGNATURE_DATA_URL } from '../src/seed/ticket-demo-step.js';
 import type { ApiHarness, TestUser } from '../src/test-support/api-harness.js';
+import { appendInstallationTree } from '../src/test-support/installation-tree.js';
 
 /**
  * Shared set-up of the ticket API tests: management data appended through the
@@ -43,53 +41,13 @@ const at = (h: ApiHarness) => h.deps.clock().toISOString();
 export async function createWorld(h: ApiHarness, options: WorldOptions = {}): Promise<World> {
   const context = commandContext(h.deps);
   const agenceId = options.agenceId ?? (await h.createAgence(options.agenceNom ?? `Lyon ${randomUUID().slice(0, 6)}`));
-  const metierId = randomUUID();
-  await execute(
-    context,
-    metiersDecider,
-    METIERS_STREAM_ID,
-    { type: 'CreateMetier', data: { metierId, fields: { nom: `Désenfumage ${metierId.slice(0, 8)}`, ordre: null, delai_inter: options.metierDelai ?? 8, HO_stats: 0 }, createdAt: at(h) } },
-    h.system,
-    (r) => parseRecorded(metierEventSchema, r),
-  );
-  const clientId = randomUUID();
-  await execute(
-    context,
-    clientDecider,
-    clientStreamId(clientId),
-    {
-      type: 'CreateClient',
-      data: { clientId, fields: { nom: options.clientNom ?? 'Hôpital Nord', adresse: '1 rue du Parc', ville: 'Lyon', code_postal: '69004', agence_id: agenceId }, createdAt: at(h) },
-    },
-    h.system,
-    (r) => parseRecorded(clientEventSchema, r),
-  );
-  const siteId = randomUUID();
-  await execute(
-    context,
-    siteDecider,
-    siteStreamId(siteId),
-    { type: 'CreateSite', data: { siteId, fields: { nom: 'Bâtiment A', adresse: '3 avenue des Frères Lumière', ville: 'Lyon', code_postal: '69008', client_id: clientId }, createdAt: at(h) } },
-    h.system,
-    (r) => parseRecorded(siteEventSchema, r),
-  );
-  const installationId = randomUUID();
-  await execute(
-    context,
-    installationDecider,
-    installationStreamId(installationId),
-    {
-      type: 'CreateInstallation',
-      data: {
-        installationId,
-        fields: { nom: 'SSI catégorie A', id_metier: metierId, description: 'Centrale incendie', delai: options.delai ?? 4, astreinte: options.astreinte ?? 0, site_id: siteId },
-        createdAt: at(h),
-      },
-    },
-    h.system,
-    (r) => parseRecorded(installationEventSchema, r),
-  );
-  return { agenceId, clientId, siteId, installationId, metierId };
+  const tree = await appendInstallationTree(context, h.system, at(h), {
+    metier: { nom: `Désenfumage ${randomUUID().slice(0, 8)}`, ordre: null, delai_inter: options.metierDelai ?? 8, HO_stats: 0 },
+    client: { nom: options.clientNom ?? 'Hôpital Nord', adresse: '1 rue du Parc', ville: 'Lyon', code_postal: '69004', agence_id: agenceId },
+    site: { nom: 'Bâtiment A', adresse: '3 avenue des Frères Lumière', ville: 'Lyon', code_postal: '69008' },
+    installation: { nom: 'SSI catégorie A', description: 'Centrale incendie', delai: options.delai ?? 4, astreinte: options.astreinte ?? 0 },
+  });
+  return { agenceId, ...tree };
 }
 
 export async function deleteInstallation(h: ApiHarness, installationId: string): Promise<void> {

@@ -1,7 +1,9 @@
 export * from './port.js';
 export * from './errors.js';
 export { comparePositionPairs } from './positions.js';
+export { readStreamOrEmpty } from './read-stream-or-empty.js';
 export { createEventStore, type ConfiguredEventStore, type CreateEventStoreOptions, type EventStoreEnv } from './create-event-store.js';
+export { openRoleStore, runRole } from './role-process.js';
 export * from './postgres/index.js';
 export * from './kurrent/index.js';
 export * from './blobs/blob-store.js';

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
+import { redisAnswers } from '@fsm/command-api';
 import { freePort } from './free-port.js';
 import { until } from './wait.js';
 
@@ -22,19 +22,6 @@ export interface PrivateRedis {
   destroy(): Promise<void>;
 }
 
-async function answers(url: string): Promise<boolean> {
-  const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 500, retryStrategy: () => null });
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
-
 export async function startPrivateRedis(): Promise<PrivateRedis> {
   const dir = await mkdtemp(join(tmpdir(), 'fsm-faults-redis-'));
   const port = await freePort();
@@ -48,7 +35,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     child = server;
     await until(async () => {
       if (server.exitCode !== null) throw new Error(`redis-server exited with ${server.exitCode} (port ${port} taken?)`);
-      return answers(url);
+      return redisAnswers(url, 500);
     }, `redis-server on ${port}`, 20_000);
   };
   const stop = async () => {

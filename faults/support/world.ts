@@ -1,32 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import {
-  METIERS_STREAM_ID,
-  agenceEventSchema,
-  agenceStreamId,
-  clientEventSchema,
-  clientStreamId,
-  installationEventSchema,
-  installationStreamId,
-  metierEventSchema,
-  siteEventSchema,
-  siteStreamId,
-  type Role,
-  type StaffRole,
-} from '@fsm/contracts';
+import { agenceEventSchema, agenceStreamId, type Role, type StaffRole } from '@fsm/contracts';
 import type { EventStore } from '@fsm/eventstore';
 import { ProjectionRunner, readModelProjectors } from '@fsm/projections';
 import { createTokenService } from '@fsm/command-api';
 import {
   DEMO_SIGNATURE_DATA_URL,
   agenceDecider,
-  clientDecider,
+  appendInstallationTree,
   handleCreateStaffUser,
   execute,
-  installationDecider,
-  metiersDecider,
   migrateAuth,
-  siteDecider,
   type Actor,
   type CommandContext,
 } from '@fsm/command-api/test-support';
@@ -74,45 +58,12 @@ export async function createWorld(pool: pg.Pool, store: EventStore, options: { t
     system,
     (r) => agenceEventSchema.parse({ type: r.type, data: r.data }),
   );
-  const metierId = randomUUID();
-  await execute(
-    context,
-    metiersDecider,
-    METIERS_STREAM_ID,
-    { type: 'CreateMetier', data: { metierId, fields: { nom: `Désenfumage ${metierId.slice(0, 6)}`, ordre: null, delai_inter: 8, HO_stats: 0 }, createdAt: at } },
-    system,
-    (r) => metierEventSchema.parse({ type: r.type, data: r.data }),
-  );
-  const clientId = randomUUID();
-  await execute(
-    context,
-    clientDecider,
-    clientStreamId(clientId),
-    { type: 'CreateClient', data: { clientId, fields: { nom: 'Clinique du Parc', adresse: '8 avenue Jean Jaurès', ville: 'Lyon', code_postal: '69007', agence_id: agenceId }, createdAt: at } },
-    system,
-    (r) => clientEventSchema.parse({ type: r.type, data: r.data }),
-  );
-  const siteId = randomUUID();
-  await execute(
-    context,
-    siteDecider,
-    siteStreamId(siteId),
-    { type: 'CreateSite', data: { siteId, fields: { nom: 'Bâtiment A', adresse: '1 rue des Lilas', ville: 'Lyon', code_postal: '69003', client_id: clientId }, createdAt: at } },
-    system,
-    (r) => siteEventSchema.parse({ type: r.type, data: r.data }),
-  );
-  const installationId = randomUUID();
-  await execute(
-    context,
-    installationDecider,
-    installationStreamId(installationId),
-    {
-      type: 'CreateInstallation',
-      data: { installationId, fields: { nom: 'SSI catégorie A', id_metier: metierId, description: 'Centrale incendie 8 zones', delai: 4, astreinte: 0, site_id: siteId }, createdAt: at },
-    },
-    system,
-    (r) => installationEventSchema.parse({ type: r.type, data: r.data }),
-  );
+  const { installationId } = await appendInstallationTree(context, system, at, {
+    metier: { nom: `Désenfumage ${randomUUID().slice(0, 6)}`, ordre: null, delai_inter: 8, HO_stats: 0 },
+    client: { nom: 'Clinique du Parc', adresse: '8 avenue Jean Jaurès', ville: 'Lyon', code_postal: '69007', agence_id: agenceId },
+    site: { nom: 'Bâtiment A', adresse: '1 rue des Lilas', ville: 'Lyon', code_postal: '69003' },
+    installation: { nom: 'SSI catégorie A', description: 'Centrale incendie 8 zones', delai: 4, astreinte: 0 },
+  });
 
   const admin = await addWorldUser(pool, store, agenceId, 'admin', 'Admin');
   const technicians: WorldUser[] = [];

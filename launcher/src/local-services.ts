@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import pg from 'pg';
-import { Redis } from 'ioredis';
+import { redisAnswers } from '@fsm/command-api';
 import type { Logger } from 'pino';
 
 /** A connection URL as it may be logged: its password replaced (DATABASE_URL and REDIS_URL can carry one). */
@@ -26,19 +26,6 @@ async function postgresAnswers(url: string): Promise<boolean> {
     return false;
   } finally {
     await client.end().catch(() => undefined);
-  }
-}
-
-async function redisAnswers(url: string): Promise<boolean> {
-  const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: 1_500, retryStrategy: () => null });
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    return (await redis.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
   }
 }
 
@@ -80,7 +67,7 @@ export async function ensurePostgres(url: string, dataDir: string, logger: Logge
  * with its files under DATA_DIR; otherwise a clear message and exit.
  */
 export async function ensureRedis(url: string, dataDir: string, logger: Logger): Promise<LocalService> {
-  if (await redisAnswers(url)) return { url, stop: async () => undefined };
+  if (await redisAnswers(url, 1_500)) return { url, stop: async () => undefined };
   const found = spawnSync('redis-server', ['--version'], { stdio: 'ignore' });
   if (found.error || found.status !== 0) {
     throw new Error(
@@ -98,7 +85,7 @@ export async function ensureRedis(url: string, dataDir: string, logger: Logger):
   });
   const localUrl = `redis://127.0.0.1:${port}`;
   for (let attempt = 0; attempt < 50; attempt++) {
-    if (await redisAnswers(localUrl)) {
+    if (await redisAnswers(localUrl, 1_500)) {
       return {
         url: localUrl,
         async stop() {

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { StreamNotFoundError, type EventStore, type RecordedEvent } from '@fsm/eventstore';
 
 /**
  * A name-based UUID (version 5 layout, SHA-1) for outcome events: a job that
@@ -12,13 +11,4 @@ export function outcomeEventId(...parts: readonly string[]): string {
   hash[8] = (hash[8]! & 0x3f) | 0x80;
   const hex = hash.subarray(0, 16).toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
-}
-
-export async function readStreamOrEmpty(store: EventStore, stream: string): Promise<RecordedEvent[]> {
-  try {
-    return await store.readStream(stream);
-  } catch (error) {
-    if (error instanceof StreamNotFoundError) return [];
-    throw error;
-  }
 }

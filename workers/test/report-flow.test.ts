@@ -7,7 +7,7 @@ import { Worker } from 'bullmq';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseEnv, reportEmailSubject, reportStreamId, type Env, type ReportEmailRequestedData, type ReportGeneratedData } from '@fsm/contracts';
+import { parseEnv, reportEmailSubject, type Env, type ReportGeneratedData } from '@fsm/contracts';
 import type { BlobStore, EventStore } from '@fsm/eventstore';
 import type { ProjectionRunner } from '@fsm/projections';
 import { createQueues, type Queues } from '../src/queues.js';
@@ -18,7 +18,7 @@ import { reactions, startWorkers, type RunningWorkers } from '../src/start-worke
 import { pdfText } from './support/pdf-text.js';
 import { startSmtpCatcher, type SmtpCatcher } from './support/smtp-catcher.js';
 import { openReadModelWorld, reportEvents, waitFor, type ReadModelWorld } from './support/read-model-world.js';
-import { appendAgence, appendClientWithSite, appendClosedTicket, appendTemplate, type ClosedTicket } from './support/ticket-fixture.js';
+import { appendAgence, appendClientWithSite, appendClosedTicket, appendEmailRequests, appendTemplate, type ClosedTicket } from './support/ticket-fixture.js';
 
 /*
  * The whole side-effect path on real Postgres, Redis and an SMTP server run by
@@ -68,25 +68,6 @@ function newPrefix(): string {
 const generatedRow = (reportId: string) => async () =>
   (await pool.query<{ status: string }>(`SELECT status FROM rm.reports WHERE id = $1 AND status = 'generated'`, [reportId])).rows[0];
 
-async function requestEmails(ticket: ClosedTicket, recipients: string[]): Promise<string[]> {
-  const history = await reportEvents(store, ticket.closedEventId);
-  const ids = recipients.map(() => randomUUID());
-  const events = recipients.map((email, index) => {
-    const data: ReportEmailRequestedData = {
-      reportId: ticket.closedEventId,
-      ticketId: ticket.ticketId,
-      recipient: { email, nom: 'Martin', prenom: 'Claire' },
-      ticketNumber: ticket.numChrono,
-      site: 'Bâtiment A',
-      installation: 'SSI catégorie A',
-      agenceNom: 'Agence Lyon Sécurité Incendie',
-      requestedAt: new Date().toISOString(),
-    };
-    return { id: ids[index]!, type: 'ReportEmailRequested', data, metadata: { userId: null, correlationId: randomUUID(), causationId: null } };
-  });
-  await store.appendToStream(reportStreamId(ticket.closedEventId), events, { expectedRevision: history.length - 1 });
-  return ids;
-}
 
 const acceptedFor = (email: string) => smtp.accepted.filter((mail) => mail.to.includes(email));
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -132,7 +113,7 @@ describe('reports and e-mails through the reactor', () => {
 
   it('sends one e-mail per recipient with the PDF attached and a French subject; a refused address fails once, unretried', async () => {
     smtp.rejectRecipients.add(refused);
-    const [, , refusedRequest] = await requestEmails(ticket, [...sent, refused]);
+    const [, , refusedRequest] = await appendEmailRequests(store, ticket, [...sent, refused]);
     for (const email of sent) await waitFor(async () => acceptedFor(email).length === 1);
     await waitFor(async () => (await reportEvents(store, ticket.closedEventId)).some((event) => event.type === 'ReportEmailFailed'));
 
@@ -163,7 +144,7 @@ describe('reports and e-mails through the reactor', () => {
   it('retries a temporary refusal (451) with backoff and sends it once', async () => {
     const email = 'astreinte@example.fr';
     smtp.deferRecipients.set(email, 2);
-    const [request] = await requestEmails(ticket, [email]);
+    const [request] = await appendEmailRequests(store, ticket, [email]);
     await waitFor(async () => acceptedFor(email).length === 1);
     expect(smtp.deferRecipients.get(email)).toBe(0);
     await waitFor(async () =>
@@ -223,7 +204,7 @@ describe('a worker killed in the middle of a job', () => {
     smtp.hold = new Promise<void>((_resolve, reject) => (refuse = reject));
     smtp.hold.catch(() => undefined);
     const receivedBefore = smtp.received;
-    await requestEmails(ticket, recipients);
+    await appendEmailRequests(store, ticket, recipients);
     await waitFor(async () => smtp.received >= receivedBefore + recipients.length);
     child.kill('SIGKILL');
     await new Promise((resolve) => child!.once('exit', resolve));

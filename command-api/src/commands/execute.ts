@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { parseRecorded } from '@fsm/contracts';
 import type { EventStore, Position, RecordedEvent } from '@fsm/eventstore';
-import { ConcurrencyError, StreamNotFoundError } from '@fsm/eventstore';
+import { ConcurrencyError, readStreamOrEmpty } from '@fsm/eventstore';
 import type { Queryable } from '@fsm/projections';
 import type { Decider, DomainEvent } from '../domain/decider.js';
 
@@ -133,14 +133,5 @@ function checkBasis(stream: string, history: readonly RecordedEvent[], streamVer
   for (const { version, versionIn } of bases) {
     const current = versionIn ? versionIn(history) : streamVersion;
     if (current !== -1 && current !== version) throw new ConcurrencyError(stream, version, current);
-  }
-}
-
-export async function readStreamOrEmpty(store: EventStore, stream: string): Promise<RecordedEvent[]> {
-  try {
-    return await store.readStream(stream);
-  } catch (error) {
-    if (error instanceof StreamNotFoundError) return [];
-    throw error;
   }
 }

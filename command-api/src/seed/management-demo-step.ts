@@ -12,7 +12,8 @@ interface Created {
   id: string;
 }
 
-const METIERS = [
+/** The trades of the demo, which the benchmark's reference data uses too. */
+export const DEMO_METIERS = [
   { nom: 'Extincteurs', ordre: 1, delai_inter: 24, HO_stats: 0 },
   { nom: 'Alarme incendie', ordre: 2, delai_inter: 4, HO_stats: 1 },
   { nom: 'Désenfumage', ordre: 3, delai_inter: 48, HO_stats: 0 },
@@ -20,7 +21,7 @@ const METIERS = [
   { nom: 'Éclairage de sécurité', ordre: 5, delai_inter: 48, HO_stats: 0 },
 ] as const;
 
-type MetierNom = (typeof METIERS)[number]['nom'];
+type MetierNom = (typeof DEMO_METIERS)[number]['nom'];
 
 interface InstallationSeed {
   nom: string;
@@ -191,7 +192,7 @@ export const managementDemoStep: DemoSeedStep = {
     const post = <T = Created>(url: string, payload: unknown) => client.call<T>('admin_plus', 'POST', url, payload);
 
     const metierIds = new Map<MetierNom, string>();
-    for (const metier of METIERS) metierIds.set(metier.nom, (await post('/api/metiers', metier)).id);
+    for (const metier of DEMO_METIERS) metierIds.set(metier.nom, (await post('/api/metiers', metier)).id);
 
     const installationIds: string[][][] = [];
     for (const seed of CLIENTS) {

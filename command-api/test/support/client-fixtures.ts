@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { ticketStreamId } from '@fsm/contracts';
 import { findInstallation } from '@fsm/projections';
-import type { ApiHarness, TestUser } from '../../src/test-support/api-harness.js';
+import { ticketPlaceOf } from '../../src/commands/tickets/open-ticket.js';
+import { createApiHarness, type ApiHarness, type TestUser } from '../../src/test-support/api-harness.js';
 
 /*
  * Client-management data created through the API, as the screens do, for the
@@ -64,14 +65,7 @@ export function clientFixtures(h: ApiHarness): ClientFixtures {
         numChrono: `T-${ticketId.slice(0, 8)}`,
         source: 'manual',
         agenceId: installation.agence_id,
-        client: { id: installation.client_id, nom: installation.client_nom },
-        site: {
-          id: installation.site_id,
-          nom: installation.site_nom,
-          adresse: installation.site_adresse,
-          code_postal: installation.site_code_postal,
-          ville: installation.site_ville,
-        },
+        ...ticketPlaceOf(installation),
         installation: { id: installation.id, nom: installation.nom, astreinte: installation.astreinte },
         metier: null,
         delai: installation.delai,
@@ -105,6 +99,50 @@ export function clientFixtures(h: ApiHarness): ClientFixtures {
     },
   };
   return fixtures;
+}
+
+/**
+ * The world of the client-management tests: two agencies (A: 'Agence Lyon
+ * Centre', B: 'Agence Grenoble'), admin_plus and an admin, a technicien_plus,
+ * a technicien and a télésurveillance account of A, an admin of B, and a métier.
+ */
+export interface ClientWorld {
+  h: ApiHarness;
+  f: ClientFixtures;
+  agenceA: string;
+  agenceB: string;
+  adminPlus: TestUser;
+  adminA: TestUser;
+  adminB: TestUser;
+  techPlusA: TestUser;
+  techA: TestUser;
+  telesurvA: TestUser;
+  metierId: string;
+}
+
+/**
+ * Registers the file's beforeAll (builds the world on database `label`) and
+ * afterAll (closes it); the world returned is filled in before the first test.
+ * `metier` sets fields of the world's métier.
+ */
+export function useClientWorld(label: string, metier: Record<string, unknown> = {}): ClientWorld {
+  const world = {} as ClientWorld;
+  beforeAll(async () => {
+    const h = await createApiHarness(label);
+    world.h = h;
+    world.f = clientFixtures(h);
+    world.agenceA = await h.createAgence('Agence Lyon Centre');
+    world.agenceB = await h.createAgence('Agence Grenoble');
+    world.adminPlus = await h.createUser({ role: 'admin_plus', agenceId: world.agenceA });
+    world.adminA = await h.createUser({ role: 'admin', agenceId: world.agenceA });
+    world.adminB = await h.createUser({ role: 'admin', agenceId: world.agenceB });
+    world.techPlusA = await h.createUser({ role: 'technicien_plus', agenceId: world.agenceA });
+    world.techA = await h.createUser({ role: 'technicien', agenceId: world.agenceA });
+    world.telesurvA = await h.createUser({ role: 'telesurveillance', telesurvAgences: [world.agenceA] });
+    world.metierId = await world.f.metier(world.adminPlus, metier);
+  });
+  afterAll(async () => world.h?.close());
+  return world;
 }
 
 /** The response's `error`, for assertions. */

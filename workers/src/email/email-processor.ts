@@ -11,8 +11,8 @@ import {
   type ReportEmailedData,
   type ReportEvent,
 } from '@fsm/contracts';
-import type { BlobStore, EventStore, RecordedEvent } from '@fsm/eventstore';
-import { outcomeEventId, readStreamOrEmpty } from '../event-ids.js';
+import { readStreamOrEmpty, type BlobStore, type EventStore, type RecordedEvent } from '@fsm/eventstore';
+import { outcomeEventId } from '../event-ids.js';
 import { isLastAttempt } from '../reports/report-processor.js';
 import { isPermanentMailError, type Mailer } from './mailer.js';
 import { claimSentMail } from './sent-mails.js';

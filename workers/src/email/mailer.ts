@@ -36,6 +36,15 @@ export interface Mailer {
  * file under `<DATA_DIR>/outbox`, which any mail client opens.
  */
 export function createMailer(options: { smtpUrl?: string | undefined; outboxDir: string; from: string }): Mailer {
+  const mailOptions = (message: MailMessage) => ({
+    from: options.from,
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+    html: message.html,
+    attachments: message.attachments,
+    messageId: message.messageId,
+  });
   if (options.smtpUrl) {
     const transporter: Transporter = nodemailer.createTransport({
       url: options.smtpUrl,
@@ -46,15 +55,7 @@ export function createMailer(options: { smtpUrl?: string | undefined; outboxDir:
     return {
       transport: 'smtp',
       async send(message) {
-        await transporter.sendMail({
-          from: options.from,
-          to: message.to,
-          subject: message.subject,
-          text: message.text,
-          html: message.html,
-          attachments: message.attachments,
-          messageId: message.messageId,
-        });
+        await transporter.sendMail(mailOptions(message));
         return { messageId: message.messageId, transport: 'smtp' };
       },
       async close() {
@@ -66,15 +67,7 @@ export function createMailer(options: { smtpUrl?: string | undefined; outboxDir:
   return {
     transport: 'outbox',
     async send(message) {
-      const info = (await transporter.sendMail({
-        from: options.from,
-        to: message.to,
-        subject: message.subject,
-        text: message.text,
-        html: message.html,
-        attachments: message.attachments,
-        messageId: message.messageId,
-      })) as { message: Buffer };
+      const info = (await transporter.sendMail(mailOptions(message))) as { message: Buffer };
       await mkdir(options.outboxDir, { recursive: true });
       const target = join(options.outboxDir, `${message.key.replace(/[^A-Za-z0-9_-]/g, '_')}.eml`);
       const temporary = `${target}.tmp`;

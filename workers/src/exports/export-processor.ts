@@ -15,9 +15,9 @@ import {
   type ExportKind,
   type ExportRequestedData,
 } from '@fsm/contracts';
-import type { BlobStore, EventStore } from '@fsm/eventstore';
+import { readStreamOrEmpty, type BlobStore, type EventStore } from '@fsm/eventstore';
 import { STATS_PAGE_SIZE, countStatsTickets, listQrCodesForExport, statsTicketPages, waitForReadModels } from '@fsm/projections';
-import { outcomeEventId, readStreamOrEmpty } from '../event-ids.js';
+import { outcomeEventId } from '../event-ids.js';
 import { READ_MODELS_WAIT_MS, ReadModelsNotReadyError, delayUntilReadModels } from '../read-models-delay.js';
 import { saveExportProgress } from './export-progress.js';
 

@@ -14,7 +14,7 @@ import {
   type TicketOpenedData,
   type TicketVisitReport,
 } from '@fsm/contracts';
-import type { BlobStore, EventStore, RecordedEvent } from '@fsm/eventstore';
+import { readStreamOrEmpty, type BlobStore, type EventStore, type RecordedEvent } from '@fsm/eventstore';
 import {
   findAgence,
   findClient,
@@ -25,7 +25,6 @@ import {
   readModelsReached,
   waitForReadModels,
 } from '@fsm/projections';
-import { readStreamOrEmpty } from '../event-ids.js';
 import { READ_MODELS_WAIT_MS, ReadModelsNotReadyError } from '../read-models-delay.js';
 import { REPORT_IMAGE_KEYS, TEMPLATE_VALUE_CLOSE, TEMPLATE_VALUE_OPEN, isPngOrJpeg, type ReportFacts, type RenderInput } from './report-facts.js';
 

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { reportStreamId, type ReportGeneratedData, type ReportGenerationFailedData } from '@fsm/contracts';
-import { outcomeEventId, readStreamOrEmpty } from '../event-ids.js';
+import { readStreamOrEmpty } from '@fsm/eventstore';
+import { outcomeEventId } from '../event-ids.js';
 import { ReadModelsNotReadyError, delayUntilReadModels } from '../read-models-delay.js';
 import { loadReport, type LoadReportDeps, type ReportJobTarget } from './load-report.js';
 import type { RenderedReport } from './pdf-render.js';

@@ -4,5 +4,5 @@
 export { PRODUCE_EXPORT_JOB, produceExport } from '../exports/export-processor.js';
 export { photoPng, pngChunk, signaturePng } from '../reports/sample-images.js';
 export { startSmtpCatcher, type SmtpCatcher } from '../../test/support/smtp-catcher.js';
-export { appendAgence, appendClosedTicket, appendTemplate, type ClosedTicket } from '../../test/support/ticket-fixture.js';
+export { appendAgence, appendClosedTicket, appendEmailRequests, appendTemplate, type ClosedTicket } from '../../test/support/ticket-fixture.js';
 export { pdfText } from '../../test/support/pdf-text.js';

@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import {
   clientStreamId,
   interlocuteurStreamId,
+  reportStreamId,
   siteStreamId,
   ticketStreamId,
   type AgenceEvent,
   type ClientEvent,
   type InterlocuteurEvent,
+  type ReportEmailRequestedData,
   type SiteEvent,
   type TemplateEvent,
   type TicketEvent,
@@ -167,4 +169,25 @@ export async function appendClosedTicket(
     { expectedRevision: 'no_stream' },
   );
   return { ticketId, numChrono, closedEventId: ids[2]! };
+}
+
+/** One ReportEmailRequested per recipient on the ticket's report, as the command side writes it; answers the requests' event ids. */
+export async function appendEmailRequests(store: EventStore, ticket: ClosedTicket, recipients: string[]): Promise<string[]> {
+  const stream = reportStreamId(ticket.closedEventId);
+  const history = await store.readStream(stream).catch(() => []);
+  const events = recipients.map((email) => {
+    const data: ReportEmailRequestedData = {
+      reportId: ticket.closedEventId,
+      ticketId: ticket.ticketId,
+      recipient: { email, nom: 'Martin', prenom: 'Claire' },
+      ticketNumber: ticket.numChrono,
+      site: 'Bâtiment A',
+      installation: 'SSI catégorie A',
+      agenceNom: 'Agence Lyon Sécurité Incendie',
+      requestedAt: new Date().toISOString(),
+    };
+    return { id: randomUUID(), type: 'ReportEmailRequested', data, metadata: { userId: null, correlationId: randomUUID(), causationId: null } };
+  });
+  await store.appendToStream(stream, events, { expectedRevision: history.length - 1 });
+  return events.map((event) => event.id);
 }

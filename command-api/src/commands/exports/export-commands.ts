@@ -11,10 +11,10 @@ import {
   type ExportRequestedData,
   type StatsTicketsQuery,
 } from '@fsm/contracts';
-import type { EventStore } from '@fsm/eventstore';
+import { readStreamOrEmpty, type EventStore } from '@fsm/eventstore';
 import { exportDecider, type ExportState } from '../../domain/export/index.js';
 import { fold } from '../../domain/decider.js';
-import { commandHandler, readStreamOrEmpty, type CommandCaller } from '../execute.js';
+import { commandHandler, type CommandCaller } from '../execute.js';
 
 /*
  * Exports produced by the workers (docs/exports.md): one stream per export,

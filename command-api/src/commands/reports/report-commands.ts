@@ -13,10 +13,10 @@ import {
   type ReportRequestedData,
   type Ticket,
 } from '@fsm/contracts';
-import { ConcurrencyError, type RecordedEvent } from '@fsm/eventstore';
+import { ConcurrencyError, readStreamOrEmpty, type RecordedEvent } from '@fsm/eventstore';
 import { findAgence } from '@fsm/projections';
 import { reportDecider } from '../../domain/report/index.js';
-import { commandHandler, readStreamOrEmpty, type CommandCaller } from '../execute.js';
+import { commandHandler, type CommandCaller } from '../execute.js';
 
 /*
  * Reports (tickets.md §7): one stream per visit's report, `report-<id>`, whose

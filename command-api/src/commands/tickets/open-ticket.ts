@@ -55,6 +55,20 @@ export interface OpenedTicket {
  * Everything that can refuse the request (scope, technician, photo) is checked
  * before a number is drawn, so a refused request costs no `num_chrono`.
  */
+/** The client and site a ticket opened on `installation` names, copied as they are now. */
+export function ticketPlaceOf(installation: NonNullable<Awaited<ReturnType<typeof findInstallation>>>): Pick<OpenTicket['data'], 'client' | 'site'> {
+  return {
+    client: { id: installation.client_id, nom: installation.client_nom },
+    site: {
+      id: installation.site_id,
+      nom: installation.site_nom,
+      adresse: installation.site_adresse,
+      code_postal: installation.site_code_postal,
+      ville: installation.site_ville,
+    },
+  };
+}
+
 export async function handleOpenTicket(caller: FileCaller, input: OpenTicketInput): Promise<OpenedTicket> {
   const now = caller.now.toISOString();
   // The decider's rule, applied before anything is looked up, drawn or stored.
@@ -88,14 +102,7 @@ export async function handleOpenTicket(caller: FileCaller, input: OpenTicketInpu
       numChrono,
       source: input.source,
       agenceId: installation.agence_id,
-      client: { id: installation.client_id, nom: installation.client_nom },
-      site: {
-        id: installation.site_id,
-        nom: installation.site_nom,
-        adresse: installation.site_adresse,
-        code_postal: installation.site_code_postal,
-        ville: installation.site_ville,
-      },
+      ...ticketPlaceOf(installation),
       installation: { id: installation.id, nom: installation.nom, astreinte: installation.astreinte === 1 ? 1 : 0 },
       metier: installation.metier_nom === null ? null : { id: installation.id_metier, nom: installation.metier_nom },
       delai,

@@ -1,7 +1,6 @@
 import { NotFoundError, ticketEventSchema, parseRecorded, ticketStreamId, type TicketEvent } from '@fsm/contracts';
-import type { EventStore, RecordedEvent } from '@fsm/eventstore';
+import { readStreamOrEmpty, type EventStore, type RecordedEvent } from '@fsm/eventstore';
 import { evolve, initialState, type TicketState } from '../../domain/ticket/index.js';
-import { readStreamOrEmpty } from '../execute.js';
 
 /**
  * The audit history of a ticket (GET /api/tickets/{id}/history): its events in

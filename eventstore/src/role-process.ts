@@ -1,0 +1,56 @@
+import pg from 'pg';
+import { createEventStore, type ConfiguredEventStore } from './create-event-store.js';
+import { productPoolConfig } from './postgres/pool-config.js';
+
+/** A role's Postgres pool and the event store on it, migrated; `close` ends both. */
+export interface RoleStore {
+  pool: pg.Pool;
+  store: ConfiguredEventStore;
+  close(): Promise<void>;
+}
+
+/** What openRoleStore logs with (a pino logger is one). */
+export interface RoleLogger {
+  warn(details: object, message: string): void;
+}
+
+/** The pool (`poolSize` connections to DATABASE_URL) and event store every role's main.ts opens. */
+export async function openRoleStore(env: { DATABASE_URL: string; EVENTSTORE_URL?: string | undefined }, logger: RoleLogger, poolSize: number): Promise<RoleStore> {
+  const pool = new pg.Pool(productPoolConfig(env.DATABASE_URL, poolSize));
+  // An idle connection cut by Postgres (restart, failover, pg_terminate_backend) is an
+  // 'error' event on the pool: without a listener Node kills the process. The pool
+  // drops that client and opens a new one on the next query (docs/reliability.md §5).
+  pool.on('error', (error) => logger.warn({ err: error }, 'Postgres: connexion inactive perdue'));
+  const store = createEventStore({ EVENTSTORE_URL: env.EVENTSTORE_URL, DATABASE_URL: env.DATABASE_URL }, { pool });
+  await store.migrate();
+  return {
+    pool,
+    store,
+    async close() {
+      await store.close();
+      await pool.end();
+    },
+  };
+}
+
+/**
+ * Runs a role's process: `start` starts the role and answers how to stop it;
+ * SIGTERM or SIGINT stops it and exits 0, and a start-up failure prints its
+ * message and exits 1.
+ */
+export function runRole(start: () => Promise<() => Promise<void>>): void {
+  start().then(
+    (stop) => {
+      const shutdown = async () => {
+        await stop();
+        process.exit(0);
+      };
+      process.once('SIGTERM', () => void shutdown());
+      process.once('SIGINT', () => void shutdown());
+    },
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}
