@@ -104,6 +104,19 @@ export const TECHNICIANS = [
 ];
 
 /**
+ * What a ticket's detail screen reads (for mockApi): the ticket (or a handler
+ * that answers it), its visits, its installation's contacts and the technicians.
+ */
+export function ticketDetailRoutes({ ticket, interventions = [], contacts }: { ticket: unknown; interventions?: unknown[]; contacts: unknown[] }) {
+  return {
+    'GET /api/tickets/:id': ticket,
+    'GET /api/tickets/:id/interventions': interventions,
+    'GET /api/interlocuteurs/installation/:id': contacts,
+    'GET /api/utilisateurs': TECHNICIANS,
+  };
+}
+
+/**
  * A fake `GET /api/tickets` or `/api/tickets/clos` that pages as the server
  * does (issue #19): `statut`, `urgent` and `devis_attente` filter, `limit`
  * and `cursor` page in the given order, the first page of the open list

@@ -60,12 +60,19 @@ export function Autocomplete({
   const closeTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
 
-  // Follow a choice made from outside (reset, pre-selection, items loaded late).
+  // Follow a choice made from outside (reset, pre-selection, items loaded late),
+  // adjusted while rendering when the choice changes (React's "adjusting state
+  // when a prop changes"). A choice cleared while the list is open is the user's
+  // own typing (onChange clears it): the text typed stays. Reacting to `open`
+  // itself would wipe that text when the list closes, hence the comparison with
+  // the choice last followed rather than an effect on every state.
   const selectedLabel = selected?.label ?? null;
-  useEffect(() => {
+  const [followed, setFollowed] = useState({ label: selectedLabel, id: selectedId });
+  if (followed.label !== selectedLabel || followed.id !== selectedId) {
+    setFollowed({ label: selectedLabel, id: selectedId });
     if (selectedLabel !== null) setQuery(selectedLabel);
-    else if (selectedId === null) setQuery((current) => (current && !open ? '' : current));
-  }, [selectedLabel, selectedId]);
+    else if (selectedId === null && query && !open) setQuery('');
+  }
 
   useEffect(
     () => () => {

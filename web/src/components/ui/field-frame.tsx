@@ -19,14 +19,35 @@ export interface FieldControlProps {
   'aria-describedby': string | undefined;
 }
 
-/** Label, hint and error around one control, wired for assistive technologies. */
-export function FieldFrame({ label, hint, error, invalid, required, children }: FieldFrameProps & { children: (control: FieldControlProps) => ReactNode }) {
+/** A field's error, announced when it appears; `id` is what the control's aria-describedby names. */
+export function FieldError({ id, error }: { id: string | undefined; error: string | null | undefined }) {
+  return error ? (
+    <p id={id} className="field__error" role="alert">
+      {error}
+    </p>
+  ) : null;
+}
+
+/**
+ * Label, hint and error around one control, wired for assistive technologies;
+ * `className` is added to the frame's, `after` comes below the error (a preview).
+ */
+export function FieldFrame({
+  label,
+  hint,
+  error,
+  invalid,
+  required,
+  className,
+  after,
+  children,
+}: FieldFrameProps & { className?: string; after?: ReactNode; children: (control: FieldControlProps) => ReactNode }) {
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
   const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
   return (
-    <div className="field">
+    <div className={className ? `field ${className}` : 'field'}>
       {/* The required star is drawn by CSS so it stays out of the label's text;
           screen readers announce `required` from the control itself. */}
       <label className={required ? 'field__label field__label--required' : 'field__label'} htmlFor={id}>
@@ -38,11 +59,8 @@ export function FieldFrame({ label, hint, error, invalid, required, children }: 
           {hint}
         </div>
       ) : null}
-      {error ? (
-        <p id={errorId} className="field__error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={errorId} error={error} />
+      {after}
     </div>
   );
 }

@@ -13,17 +13,31 @@ export interface FormActionsProps {
   canSubmit?: boolean;
   /** Ticket dialogs may be left while their command runs; management forms wait for their save. */
   cancelWhileBusy?: boolean;
+  /** A dialog without a form (a list of boxes to tick): the primary button calls this instead of submitting. */
+  onConfirm?: () => void;
 }
 
 /** Annuler and the submit button that end every form. */
-export function FormActions({ busy, onCancel, submitLabel = 'Enregistrer', busyLabel, canSubmit = true, cancelWhileBusy = false }: FormActionsProps) {
+export function FormActions({ busy, onCancel, submitLabel = 'Enregistrer', busyLabel, canSubmit = true, cancelWhileBusy = false, onConfirm }: FormActionsProps) {
   return (
     <div className="dialog__actions">
       <button type="button" className="btn" onClick={onCancel} disabled={busy && !cancelWhileBusy}>
         Annuler
       </button>
-      <button type="submit" className="btn btn--primary" disabled={busy || !canSubmit} aria-busy={busy || undefined}>
+      <button type={onConfirm ? 'button' : 'submit'} className="btn btn--primary" onClick={onConfirm} disabled={busy || !canSubmit} aria-busy={busy || undefined}>
         {busy && busyLabel ? busyLabel : submitLabel}
+      </button>
+    </div>
+  );
+}
+
+/** The end of a dialog that only shows something: its own buttons (`children`), then the primary one that closes it. */
+export function CloseActions({ label = 'Fermer', onClose, children }: { label?: string; onClose: () => void; children?: ReactNode }) {
+  return (
+    <div className="dialog__actions">
+      {children}
+      <button type="button" className="btn btn--primary" onClick={onClose}>
+        {label}
       </button>
     </div>
   );

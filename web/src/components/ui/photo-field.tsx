@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { FieldFrame } from './field-frame';
 
 export interface PhotoFieldProps {
   label?: string;
@@ -36,9 +37,6 @@ function useObjectUrl(file: File | null): string | null {
 
 /** Optional photo with its preview (max height about 10rem, spec §9) and a way to remove it. */
 export function PhotoField({ label = 'Photo', file, onChange, error, capture, disabled, hint, resetKey }: PhotoFieldProps) {
-  const id = useId();
-  const errorId = error ? `${id}-error` : undefined;
-  const hintId = hint ? `${id}-hint` : undefined;
   const inputRef = useRef<HTMLInputElement>(null);
   const preview = useObjectUrl(file && isImageFile(file) ? file : null);
 
@@ -47,48 +45,41 @@ export function PhotoField({ label = 'Photo', file, onChange, error, capture, di
   }, [resetKey]);
 
   return (
-    <div className="field">
-      <label className="field__label" htmlFor={id}>
-        {label}
-      </label>
-      <input
-        ref={inputRef}
-        id={id}
-        className="input input--file"
-        type="file"
-        accept="image/*"
-        capture={capture}
-        disabled={disabled}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
-        onChange={(event) => onChange(event.target.files?.[0] ?? null)}
-      />
-      {hint ? (
-        <div id={hintId} className="field__hint">
-          {hint}
-        </div>
-      ) : null}
-      {error ? (
-        <p id={errorId} className="field__error" role="alert">
-          {error}
-        </p>
-      ) : null}
-      {preview ? (
-        <div className="photo-preview">
-          <img src={preview} alt="Aperçu de la photo" className="photo-preview__img" />
-          <button
-            type="button"
-            className="btn btn--ghost"
-            disabled={disabled}
-            onClick={() => {
-              if (inputRef.current) inputRef.current.value = '';
-              onChange(null);
-            }}
-          >
-            Retirer la photo
-          </button>
-        </div>
-      ) : null}
-    </div>
+    <FieldFrame
+      label={label}
+      hint={hint}
+      error={error}
+      after={
+        preview ? (
+          <div className="photo-preview">
+            <img src={preview} alt="Aperçu de la photo" className="photo-preview__img" />
+            <button
+              type="button"
+              className="btn btn--ghost"
+              disabled={disabled}
+              onClick={() => {
+                if (inputRef.current) inputRef.current.value = '';
+                onChange(null);
+              }}
+            >
+              Retirer la photo
+            </button>
+          </div>
+        ) : null
+      }
+    >
+      {(control) => (
+        <input
+          {...control}
+          ref={inputRef}
+          className="input input--file"
+          type="file"
+          accept="image/*"
+          capture={capture}
+          disabled={disabled}
+          onChange={(event) => onChange(event.target.files?.[0] ?? null)}
+        />
+      )}
+    </FieldFrame>
   );
 }

@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useRef } from 'react';
+import { FieldFrame } from './field-frame';
 
 export interface SearchFieldProps {
   label: string;
@@ -16,7 +17,6 @@ function isTypingTarget(target: EventTarget | null): boolean {
 
 /** A labelled search box (`type="search"`, so Escape clears it in most browsers). */
 export function SearchField({ label, value, onChange, placeholder, slashShortcut = true }: SearchFieldProps) {
-  const id = useId();
   const inputRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
@@ -31,21 +31,20 @@ export function SearchField({ label, value, onChange, placeholder, slashShortcut
   }, [slashShortcut]);
 
   return (
-    <div className="field search-field">
-      <label className="field__label" htmlFor={id}>
-        {label}
-      </label>
-      <input
-        ref={inputRef}
-        id={id}
-        className="input"
-        type="search"
-        autoComplete="off"
-        placeholder={placeholder}
-        value={value}
-        aria-keyshortcuts={slashShortcut ? '/' : undefined}
-        onChange={(event) => onChange(event.target.value)}
-      />
-    </div>
+    <FieldFrame label={label} className="search-field">
+      {(control) => (
+        <input
+          {...control}
+          ref={inputRef}
+          className="input"
+          type="search"
+          autoComplete="off"
+          placeholder={placeholder}
+          value={value}
+          aria-keyshortcuts={slashShortcut ? '/' : undefined}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      )}
+    </FieldFrame>
   );
 }

@@ -1,69 +1,54 @@
-import { useId, type ReactNode, type SelectHTMLAttributes } from 'react';
+import type { ReactNode, SelectHTMLAttributes } from 'react';
+import { FieldFrame, type FieldFrameProps } from './field-frame';
 
-export interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id' | 'className'> {
-  label: string;
-  hint?: ReactNode;
-  error?: string | null;
-  invalid?: boolean;
+export interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id' | 'className'>, FieldFrameProps {
   children: ReactNode;
 }
 
 /** A labelled select with its hint and error wired like TextField. */
 export function SelectField({ label, hint, error, invalid, required, children, ...select }: SelectFieldProps) {
-  const id = useId();
-  const hintId = hint ? `${id}-hint` : undefined;
-  const errorId = error ? `${id}-error` : undefined;
-  const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
   return (
-    <div className="field">
-      <label className={required ? 'field__label field__label--required' : 'field__label'} htmlFor={id}>
-        {label}
-      </label>
-      <select
-        {...select}
-        id={id}
-        className="select"
-        required={required}
-        aria-invalid={error || invalid ? true : undefined}
-        aria-describedby={describedBy}
-      >
-        {children}
-      </select>
-      {hint ? (
-        <div id={hintId} className="field__hint">
-          {hint}
-        </div>
-      ) : null}
-      {error ? (
-        <p id={errorId} className="field__error" role="alert">
-          {error}
-        </p>
-      ) : null}
-    </div>
+    <FieldFrame label={label} hint={hint} error={error} invalid={invalid} required={required}>
+      {(control) => (
+        <select {...select} {...control} className="select">
+          {children}
+        </select>
+      )}
+    </FieldFrame>
   );
 }
 
-/**
- * A picker's options from a query: a first empty choice ('Chargement…' while
- * the list loads, then `placeholder`), then one per item, by name unless `nameOf` says.
- */
-export function QueryOptions<Item extends { id: string; nom: string }>({
-  query,
+/** A picker's options: a first empty choice reading `placeholder`, then one per item, by name unless `nameOf` says. */
+export function NamedOptions<Item extends { id: string; nom: string }>({
+  items,
   placeholder,
   nameOf = (item) => item.nom,
 }: {
-  query: { isPending: boolean; data?: readonly Item[] | undefined };
+  items: readonly Item[];
   placeholder: string;
   nameOf?: (item: Item) => string;
 }) {
   return (
     <>
-      <option value="">{query.isPending ? 'Chargement…' : placeholder}</option>
-      {(query.data ?? []).map((item) => (
+      <option value="">{placeholder}</option>
+      {items.map((item) => (
         <option key={item.id} value={item.id}>
           {nameOf(item)}
         </option>
       ))}
     </>
   );
+}
+
+/** A picker's options from a query: 'Chargement…' as the first choice while the list loads. */
+export function QueryOptions<Item extends { id: string; nom: string }>({
+  query,
+  placeholder,
+  nameOf,
+}: {
+  query: { isPending: boolean; data?: readonly Item[] | undefined };
+  placeholder: string;
+  nameOf?: (item: Item) => string;
+}) {
+  return <NamedOptions items={query.data ?? []} placeholder={query.isPending ? 'Chargement…' : placeholder} nameOf={nameOf} />;
 }

@@ -3,14 +3,14 @@ import { useMemo, useState } from 'react';
 import { useCurrentUser } from '../../../app/guards';
 import { Banner } from '../../../components/ui/banner';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { DataTable } from '../../../components/ui/data-table';
 import { RowAction } from '../../../components/ui/row-action';
 import { SearchField } from '../../../components/ui/search-field';
-import { SkeletonRows } from '../../../components/ui/skeleton-rows';
+import { TitledScreen } from '../../../components/ui/titled-screen';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { matchesSearch } from '../../../lib/text-search';
 import { useDeleteConfirm } from '../../../lib/use-delete-confirm';
-import { useDocumentTitle } from '../../../lib/use-document-title';
 import { AGENCE_MESSAGES, agenceErrorMessage } from '../api/agence-errors';
 import { useDeleteAgence } from '../api/delete-agence';
 import { useAgences } from '../api/get-agences';
@@ -25,7 +25,6 @@ type Editing = { agence: Agence | null } | null;
  * would be outside anybody else's scope).
  */
 export function AgencesScreen() {
-  useDocumentTitle('Agences');
   const user = useCurrentUser();
   const canEdit = hasPermission(user, 'agences.edit');
   const canCreate = canEdit && user.role === 'admin_plus';
@@ -47,62 +46,37 @@ export function AgencesScreen() {
   });
 
   return (
-    <section className="stack" aria-labelledby="screen-title">
-      <div className="page-header">
-        <h1 id="screen-title">Agences</h1>
-        {canCreate ? (
-          <button type="button" className="btn btn--primary" onClick={() => setEditing({ agence: null })}>
-            + Ajouter une agence
-          </button>
-        ) : null}
-      </div>
+    <TitledScreen title="Agences" action={canCreate ? { label: '+ Ajouter une agence', onClick: () => setEditing({ agence: null }) } : null}>
       <div className="toolbar">
         <SearchField label="Rechercher une agence" value={search} onChange={setSearch} placeholder="Nom, ville, code postal…" />
       </div>
       {agences.isError ? <Banner tone="error">{errorMessage(agences.error, AGENCE_MESSAGES.loadError)}</Banner> : null}
       <div className="table-wrap">
-        <table className="data-table">
-          <caption className="visually-hidden">Liste des agences</caption>
-          <thead>
-            <tr>
-              <th scope="col">Nom</th>
-              <th scope="col">Adresse</th>
-              <th scope="col">Code postal</th>
-              <th scope="col">Ville</th>
-              <th scope="col">Téléphone</th>
-              {canEdit ? <th scope="col">Actions</th> : null}
-            </tr>
-          </thead>
-          <tbody>
-            {agences.isPending ? (
-              <SkeletonRows columns={canEdit ? 6 : 5} />
-            ) : rows.length === 0 ? (
-              <tr>
-                <td colSpan={canEdit ? 6 : 5} className="data-table__empty">
-                  {search ? 'Aucune agence ne correspond à la recherche.' : 'Aucune agence.'}
+        <DataTable
+          caption="Liste des agences"
+          headers={['Nom', 'Adresse', 'Code postal', 'Ville', 'Téléphone', canEdit && 'Actions']}
+          pending={agences.isPending}
+          isEmpty={rows.length === 0}
+          emptyText={search ? 'Aucune agence ne correspond à la recherche.' : 'Aucune agence.'}
+        >
+          {rows.map((agence) => (
+            <tr key={agence.id}>
+              <th scope="row">{agence.nom}</th>
+              <td>{agence.adresse}</td>
+              <td>{agence.cp_postal}</td>
+              <td>{agence.ville}</td>
+              <td>{agence.telephone}</td>
+              {canEdit ? (
+                <td>
+                  <div className="table-actions">
+                    <RowAction label={`Modifier ${agence.nom}`} onClick={() => setEditing({ agence })}>Modifier</RowAction>
+                    <RowAction label={`Supprimer ${agence.nom}`} onClick={() => deletion.ask(agence)} danger>Supprimer</RowAction>
+                  </div>
                 </td>
-              </tr>
-            ) : (
-              rows.map((agence) => (
-                <tr key={agence.id}>
-                  <th scope="row">{agence.nom}</th>
-                  <td>{agence.adresse}</td>
-                  <td>{agence.cp_postal}</td>
-                  <td>{agence.ville}</td>
-                  <td>{agence.telephone}</td>
-                  {canEdit ? (
-                    <td>
-                      <div className="table-actions">
-                        <RowAction label={`Modifier ${agence.nom}`} onClick={() => setEditing({ agence })}>Modifier</RowAction>
-                        <RowAction label={`Supprimer ${agence.nom}`} onClick={() => deletion.ask(agence)} danger>Supprimer</RowAction>
-                      </div>
-                    </td>
-                  ) : null}
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
+              ) : null}
+            </tr>
+          ))}
+        </DataTable>
       </div>
       {editing ? <AgenceFormDialog agence={editing.agence} onClose={() => setEditing(null)} /> : null}
       <ConfirmDialog
@@ -110,6 +84,6 @@ export function AgencesScreen() {
         message={`Supprimer l'agence « ${deletion.target?.nom ?? ''} » ?`}
         {...deletion.dialog}
       />
-    </section>
+    </TitledScreen>
   );
 }

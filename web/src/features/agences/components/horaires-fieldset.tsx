@@ -1,5 +1,6 @@
 import { AGENCE_DAY_LABELS, setAgenceHalfDay, type AgenceHoraire, type AgenceWorkingDay } from '@fsm/contracts';
 import { Fragment, useId } from 'react';
+import { FieldError } from '../../../components/ui/field-frame';
 import type { FieldErrors } from '../../../lib/form-errors';
 
 type Half = 'morning' | 'afternoon';
@@ -95,11 +96,7 @@ export function HorairesFieldset({
                           </span>
                         ) : null}
                       </div>
-                      {error ? (
-                        <p id={errorId} className="field__error" role="alert">
-                          {error}
-                        </p>
-                      ) : null}
+                      <FieldError id={errorId} error={error} />
                     </td>
                   );
                 })}

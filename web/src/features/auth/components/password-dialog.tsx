@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Dialog } from '../../../components/ui/dialog';
+import { FormActions } from '../../../components/ui/form-dialog';
 import { TextField } from '../../../components/ui/text-field';
 import { NetworkError, errorMessage } from '../../../lib/api-client';
 import { useChangePassword } from '../api/change-password';
@@ -61,6 +62,25 @@ function PasswordForm({ onClose }: { onClose: () => void }) {
 
   const missing = problem?.field === 'all';
   const busy = mutation.isPending;
+  const passwordField = (
+    label: string,
+    autoComplete: 'current-password' | 'new-password',
+    value: string,
+    onChange: (value: string) => void,
+    extra: { error?: string | null; hint?: ReactNode } = {},
+  ) => (
+    <TextField
+      label={label}
+      type="password"
+      autoComplete={autoComplete}
+      required
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      invalid={missing && !value}
+      disabled={succeeded}
+      {...extra}
+    />
+  );
 
   return (
     <form className="stack" onSubmit={onSubmit} noValidate>
@@ -68,27 +88,10 @@ function PasswordForm({ onClose }: { onClose: () => void }) {
       {serverError ? <Banner tone="error">{serverError}</Banner> : null}
       {succeeded ? <Banner tone="success">{PASSWORD_MESSAGES.success}</Banner> : null}
 
-      <TextField
-        label="Ancien mot de passe"
-        type="password"
-        autoComplete="current-password"
-        required
-        value={oldPassword}
-        onChange={(e) => setOldPassword(e.target.value)}
-        invalid={missing && !oldPassword}
-        disabled={succeeded}
-      />
-      <TextField
-        label="Nouveau mot de passe"
-        type="password"
-        autoComplete="new-password"
-        required
-        value={newPassword}
-        onChange={(e) => setNewPassword(e.target.value)}
-        invalid={missing && !newPassword}
-        error={problem?.field === 'newPassword' ? problem.message : null}
-        disabled={succeeded}
-        hint={
+      {passwordField('Ancien mot de passe', 'current-password', oldPassword, setOldPassword)}
+      {passwordField('Nouveau mot de passe', 'new-password', newPassword, setNewPassword, {
+        error: problem?.field === 'newPassword' ? problem.message : null,
+        hint: (
           <ul className="criteria" aria-label="Critères du mot de passe">
             {PASSWORD_CRITERIA.map((criterion) => {
               const met = criterion.test(newPassword);
@@ -100,28 +103,13 @@ function PasswordForm({ onClose }: { onClose: () => void }) {
               );
             })}
           </ul>
-        }
-      />
-      <TextField
-        label="Confirmation du nouveau mot de passe"
-        type="password"
-        autoComplete="new-password"
-        required
-        value={confirmation}
-        onChange={(e) => setConfirmation(e.target.value)}
-        invalid={missing && !confirmation}
-        error={problem?.field === 'confirmation' ? problem.message : null}
-        disabled={succeeded}
-      />
+        ),
+      })}
+      {passwordField('Confirmation du nouveau mot de passe', 'new-password', confirmation, setConfirmation, {
+        error: problem?.field === 'confirmation' ? problem.message : null,
+      })}
 
-      <div className="dialog__actions">
-        <button type="button" className="btn" onClick={onClose}>
-          Annuler
-        </button>
-        <button type="submit" className="btn btn--primary" disabled={busy || succeeded} aria-busy={busy || undefined}>
-          {busy ? 'Enregistrement…' : 'Valider'}
-        </button>
-      </div>
+      <FormActions busy={busy} onCancel={onClose} cancelWhileBusy canSubmit={!succeeded} submitLabel="Valider" busyLabel="Enregistrement…" />
     </form>
   );
 }

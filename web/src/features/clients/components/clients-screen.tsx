@@ -3,15 +3,16 @@ import { useEffect, useState } from 'react';
 import { useCurrentUser } from '../../../app/guards';
 import { Banner } from '../../../components/ui/banner';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { DataTable } from '../../../components/ui/data-table';
 import { Pagination, pageCountOf } from '../../../components/ui/pagination';
 import { RowAction } from '../../../components/ui/row-action';
 import { SearchField } from '../../../components/ui/search-field';
-import { SkeletonRows } from '../../../components/ui/skeleton-rows';
+import { TitledScreen } from '../../../components/ui/titled-screen';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useDeleteConfirm } from '../../../lib/use-delete-confirm';
-import { useDocumentTitle } from '../../../lib/use-document-title';
+import { usePagedSearch } from '../../../lib/use-paged-search';
 import { CLIENT_MESSAGES } from '../api/client-messages';
 import { useDeleteClient } from '../api/delete-client';
 import { useDeleteInstallation } from '../api/delete-installation';
@@ -23,6 +24,9 @@ import { ContactsPanel } from './contacts-panel';
 import { InstallationFormDialog } from './installation-form-dialog';
 import { InstallationQrDialog } from './installation-qr-dialog';
 import { SiteFormDialog } from './site-form-dialog';
+
+/** A stable empty page while loading, so the effect below does not run on every render. */
+const NO_CLIENTS: readonly Client[] = [];
 
 type Modal =
   | { kind: 'client'; client: Client | null }
@@ -48,13 +52,11 @@ const DELETE_TEXTS: Record<Deleting['kind'], { title: string; message: (nom: str
  * always holds it).
  */
 export function ClientsScreen() {
-  useDocumentTitle('Clients');
   const me = useCurrentUser();
   const toast = useToast();
   const canEdit = hasPermission(me, 'clients.edit');
   const showAgence = me.role === 'admin_plus';
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
+  const { search, searchFor, page, setPage } = usePagedSearch();
   const debouncedSearch = useDebouncedValue(search, 300);
   const clients = useClientsPage({ page, search: debouncedSearch });
   const [selected, setSelected] = useState<Client | null>(null);
@@ -63,11 +65,11 @@ export function ClientsScreen() {
   const deleteSite = useDeleteSite();
   const deleteInstallation = useDeleteInstallation(selected?.id ?? '');
 
-  const items = clients.data?.items ?? [];
+  const items = clients.data?.items ?? NO_CLIENTS;
   const pageCount = pageCountOf(clients.data?.total ?? 0, CLIENTS_PAGE_SIZE);
   useEffect(() => {
     if (clients.data && page > pageCount) setPage(pageCount);
-  }, [clients.data, page, pageCount]);
+  }, [clients.data, page, pageCount, setPage]);
   // Keep the open client in step with what another user changed.
   useEffect(() => {
     const fresh = selected ? items.find((c) => c.id === selected.id) : undefined;
@@ -93,29 +95,10 @@ export function ClientsScreen() {
     else setModal(action);
   };
 
-
-  const columns = 4 + (showAgence ? 1 : 0) + 1;
-
   return (
-    <section className="stack" aria-labelledby="screen-title">
-      <div className="page-header">
-        <h1 id="screen-title">Clients</h1>
-        {canEdit ? (
-          <button type="button" className="btn btn--primary" onClick={() => setModal({ kind: 'client', client: null })}>
-            + Ajouter un client
-          </button>
-        ) : null}
-      </div>
+    <TitledScreen title="Clients" action={canEdit ? { label: '+ Ajouter un client', onClick: () => setModal({ kind: 'client', client: null }) } : null}>
       <div className="toolbar">
-        <SearchField
-          label="Rechercher un client"
-          value={search}
-          placeholder="Nom du client…"
-          onChange={(value) => {
-            setSearch(value);
-            setPage(1);
-          }}
-        />
+        <SearchField label="Rechercher un client" value={search} placeholder="Nom du client…" onChange={searchFor} />
         {clients.data ? (
           <span className="muted toolbar__count" aria-live="polite">
             {clients.data.total} client{clients.data.total > 1 ? 's' : ''}
@@ -124,55 +107,40 @@ export function ClientsScreen() {
       </div>
       {clients.isError ? <Banner tone="error">{errorMessage(clients.error, CLIENT_MESSAGES.loadError)}</Banner> : null}
       <div className="table-wrap">
-        <table className="data-table data-table--selectable">
-          <caption className="visually-hidden">Liste des clients</caption>
-          <thead>
-            <tr>
-              <th scope="col">Nom</th>
-              <th scope="col">Adresse</th>
-              <th scope="col">Code postal</th>
-              <th scope="col">Ville</th>
-              {showAgence ? <th scope="col">Agence</th> : null}
-              <th scope="col">Actions</th>
+        <DataTable
+          caption="Liste des clients"
+          headers={['Nom', 'Adresse', 'Code postal', 'Ville', showAgence && 'Agence', 'Actions']}
+          modifiers="data-table--selectable"
+          pending={clients.isPending}
+          refreshing={clients.isFetching}
+          isEmpty={items.length === 0}
+          emptyText={debouncedSearch ? 'Aucun client ne correspond à la recherche.' : 'Aucun client.'}
+        >
+          {items.map((client) => (
+            <tr key={client.id} aria-selected={client.id === selected?.id} className={client.id === selected?.id ? 'is-selected' : undefined}>
+              <th scope="row">
+                <button type="button" className="link-button" aria-pressed={client.id === selected?.id} onClick={() => setSelected(client)}>
+                  {client.nom}
+                </button>
+              </th>
+              <td>{client.adresse}</td>
+              <td>{client.code_postal}</td>
+              <td>{client.ville}</td>
+              {showAgence ? <td>{client.agence_nom ?? '—'}</td> : null}
+              <td>
+                <div className="table-actions">
+                  <RowAction label={`Interlocuteurs de ${client.nom}`} onClick={() => setModal({ kind: 'contacts', client })}>Interlocuteurs</RowAction>
+                  {canEdit ? (
+                    <>
+                      <RowAction label={`Modifier le client ${client.nom}`} onClick={() => setModal({ kind: 'client', client })}>Modifier</RowAction>
+                      <RowAction label={`Supprimer le client ${client.nom}`} onClick={() => deletion.ask({ kind: 'client', id: client.id, nom: client.nom })} danger>Supprimer</RowAction>
+                    </>
+                  ) : null}
+                </div>
+              </td>
             </tr>
-          </thead>
-          <tbody aria-busy={clients.isFetching || undefined}>
-            {clients.isPending ? (
-              <SkeletonRows columns={columns} />
-            ) : items.length === 0 ? (
-              <tr>
-                <td colSpan={columns} className="data-table__empty">
-                  {debouncedSearch ? 'Aucun client ne correspond à la recherche.' : 'Aucun client.'}
-                </td>
-              </tr>
-            ) : (
-              items.map((client) => (
-                <tr key={client.id} aria-selected={client.id === selected?.id} className={client.id === selected?.id ? 'is-selected' : undefined}>
-                  <th scope="row">
-                    <button type="button" className="link-button" aria-pressed={client.id === selected?.id} onClick={() => setSelected(client)}>
-                      {client.nom}
-                    </button>
-                  </th>
-                  <td>{client.adresse}</td>
-                  <td>{client.code_postal}</td>
-                  <td>{client.ville}</td>
-                  {showAgence ? <td>{client.agence_nom ?? '—'}</td> : null}
-                  <td>
-                    <div className="table-actions">
-                      <RowAction label={`Interlocuteurs de ${client.nom}`} onClick={() => setModal({ kind: 'contacts', client })}>Interlocuteurs</RowAction>
-                      {canEdit ? (
-                        <>
-                          <RowAction label={`Modifier le client ${client.nom}`} onClick={() => setModal({ kind: 'client', client })}>Modifier</RowAction>
-                          <RowAction label={`Supprimer le client ${client.nom}`} onClick={() => deletion.ask({ kind: 'client', id: client.id, nom: client.nom })} danger>Supprimer</RowAction>
-                        </>
-                      ) : null}
-                    </div>
-                  </td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       </div>
       <Pagination page={page} pageCount={pageCount} onPageChange={setPage} label="Pages des clients" />
 
@@ -200,6 +168,6 @@ export function ClientsScreen() {
         message={deletion.target ? DELETE_TEXTS[deletion.target.kind].message(deletion.target.nom) : ''}
         {...deletion.dialog}
       />
-    </section>
+    </TitledScreen>
   );
 }

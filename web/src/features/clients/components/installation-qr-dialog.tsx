@@ -2,6 +2,7 @@ import type { Installation, QrCode } from '@fsm/contracts';
 import { useEffect, useState } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Dialog } from '../../../components/ui/dialog';
+import { CloseActions } from '../../../components/ui/form-dialog';
 import { PrintSheet } from '../../../components/ui/print-sheet';
 import { RowAction } from '../../../components/ui/row-action';
 import { SelectField } from '../../../components/ui/select-field';
@@ -139,16 +140,13 @@ export function InstallationQrDialog({ context, canEdit, onClose }: { context: Q
         </div>
       ) : null}
       {failure ? <Banner tone="error">{failure}</Banner> : null}
-      <div className="dialog__actions">
+      <CloseActions onClose={onClose}>
         {assigned.length > 0 ? (
           <button type="button" className="btn" onClick={() => setPrinting(true)} disabled={printing}>
             Imprimer les étiquettes
           </button>
         ) : null}
-        <button type="button" className="btn btn--primary" onClick={onClose}>
-          Fermer
-        </button>
-      </div>
+      </CloseActions>
       {printing ? (
         <PrintSheet screenHidden label="Étiquettes à imprimer">
           <QrLabelSheet

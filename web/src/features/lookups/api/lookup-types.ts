@@ -111,6 +111,11 @@ export function byName<T extends { nom: string; prenom?: string }>(a: T, b: T): 
   );
 }
 
+/** A site as its pickers list it: its name, then its town in brackets. */
+export function siteName(site: { nom: string; ville?: string | null }): string {
+  return site.ville ? `${site.nom} (${site.ville})` : site.nom;
+}
+
 export function personName(person: { prenom: string; nom: string }): string {
   return `${person.prenom} ${person.nom}`.trim();
 }

@@ -16,12 +16,12 @@ import { useState } from 'react';
 import { useCurrentUser } from '../../../app/guards';
 import { Banner } from '../../../components/ui/banner';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { DataTable } from '../../../components/ui/data-table';
 import { RowAction } from '../../../components/ui/row-action';
-import { SkeletonRows } from '../../../components/ui/skeleton-rows';
+import { TitledScreen } from '../../../components/ui/titled-screen';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { useDeleteConfirm } from '../../../lib/use-delete-confirm';
-import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useDeleteMetier } from '../api/delete-metier';
 import { useMetierList } from '../api/get-metiers';
 import { METIER_MESSAGES } from '../api/metier-messages';
@@ -134,7 +134,6 @@ function MetierRow({ metier, index, count, canEdit, busy, onMove, onToggleHoStat
  * read-only.
  */
 export function MetiersScreen() {
-  useDocumentTitle('Métiers');
   const user = useCurrentUser();
   const canEdit = hasPermission(user, 'metier.edit');
   const toast = useToast();
@@ -186,63 +185,37 @@ export function MetiersScreen() {
     failureMessage: (error) => errorMessage(error, METIER_MESSAGES.saveError),
   });
 
-  const columns = canEdit ? 5 : 4;
-
   return (
-    <section className="stack" aria-labelledby="screen-title">
-      <div className="page-header">
-        <h1 id="screen-title">Métiers</h1>
-        {canEdit ? (
-          <button type="button" className="btn btn--primary" onClick={() => setEditing({ metier: null })}>
-            + Ajouter
-          </button>
-        ) : null}
-      </div>
+    <TitledScreen title="Métiers" action={canEdit ? { label: '+ Ajouter', onClick: () => setEditing({ metier: null }) } : null}>
       {canEdit ? <p className="muted">Faites glisser une ligne (ou utilisez ↑ et ↓) pour changer l'ordre des métiers.</p> : null}
       {list.isError ? <Banner tone="error">{METIER_MESSAGES.loadError}</Banner> : null}
       {alert ? <Banner tone="error">{alert}</Banner> : null}
       <div className="table-wrap">
         <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd} accessibility={dragTexts(metiers)}>
-          <table className="data-table">
-            <caption className="visually-hidden">Liste des métiers</caption>
-            <thead>
-              <tr>
-                <th scope="col">Ordre</th>
-                <th scope="col">Nom</th>
-                <th scope="col">Délai (h)</th>
-                <th scope="col">Jours non ouvrés (stats)</th>
-                {canEdit ? <th scope="col">Actions</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {list.isPending ? (
-                <SkeletonRows columns={columns} />
-              ) : metiers.length === 0 ? (
-                <tr>
-                  <td colSpan={columns} className="data-table__empty">
-                    Aucun métier.
-                  </td>
-                </tr>
-              ) : (
-                <SortableContext items={metiers.map((m) => m.id)} strategy={verticalListSortingStrategy}>
-                  {metiers.map((metier, index) => (
-                    <MetierRow
-                      key={metier.id}
-                      metier={metier}
-                      index={index}
-                      count={metiers.length}
-                      canEdit={canEdit}
-                      busy={busy}
-                      onMove={move}
-                      onToggleHoStats={toggleHoStats}
-                      onEdit={(m) => setEditing({ metier: m })}
-                      onDelete={deletion.ask}
-                    />
-                  ))}
-                </SortableContext>
-              )}
-            </tbody>
-          </table>
+          <DataTable
+            caption="Liste des métiers"
+            headers={['Ordre', 'Nom', 'Délai (h)', 'Jours non ouvrés (stats)', canEdit && 'Actions']}
+            pending={list.isPending}
+            isEmpty={metiers.length === 0}
+            emptyText="Aucun métier."
+          >
+            <SortableContext items={metiers.map((m) => m.id)} strategy={verticalListSortingStrategy}>
+              {metiers.map((metier, index) => (
+                <MetierRow
+                  key={metier.id}
+                  metier={metier}
+                  index={index}
+                  count={metiers.length}
+                  canEdit={canEdit}
+                  busy={busy}
+                  onMove={move}
+                  onToggleHoStats={toggleHoStats}
+                  onEdit={(m) => setEditing({ metier: m })}
+                  onDelete={deletion.ask}
+                />
+              ))}
+            </SortableContext>
+          </DataTable>
         </DndContext>
       </div>
       {editing ? <MetierFormDialog metier={editing.metier} onClose={() => setEditing(null)} /> : null}
@@ -251,6 +224,6 @@ export function MetiersScreen() {
         message={METIER_DELETE_CONFIRMATION}
         {...deletion.dialog}
       />
-    </section>
+    </TitledScreen>
   );
 }

@@ -1,6 +1,7 @@
 import { TICKET_MESSAGES } from '@fsm/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { ApiError, apiRequest } from '../../../lib/api-client';
+import { appendTicketRequest } from '../../tickets/api/create-manual-ticket';
 
 interface PublicTicketInput {
   key: string;
@@ -18,11 +19,7 @@ interface PublicTicketInput {
 async function createPublicTicket(input: PublicTicketInput): Promise<void> {
   const form = new FormData();
   form.append('key', input.key);
-  form.append('nom', input.nom.trim());
-  form.append('prenom', input.prenom.trim());
-  form.append('email', input.email.trim());
-  form.append('telephone', input.telephone.trim());
-  form.append('probleme', input.probleme.trim());
+  appendTicketRequest(form, input);
   form.append('g-recaptcha-response', input.captcha);
   if (input.photo) form.append('photo', input.photo, input.photo.name);
   const answer = await apiRequest<unknown>('/api/public/ticket-create', { method: 'POST', formData: form, auth: false });

@@ -1,5 +1,6 @@
 import { gaugeStatus } from '@fsm/contracts';
 import { useId } from 'react';
+import { meterProps } from '../../../components/ui/progress-bar';
 import { formatNumber } from '../../../lib/format';
 
 /**
@@ -20,16 +21,7 @@ export function StatsGauge({ title, pct, objective, part, whole, unit }: { title
       <h2 id={titleId} className="stats-gauge__title">
         {title}
       </h2>
-      <div
-        className="stats-gauge__ring"
-        role="meter"
-        aria-label={title}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={value ?? undefined}
-        aria-valuetext={valueText}
-        style={{ ['--gauge-pct' as string]: `${value ?? 0}` }}
-      >
+      <div className="stats-gauge__ring" {...meterProps(title, value ?? undefined, valueText)} style={{ ['--gauge-pct' as string]: `${value ?? 0}` }}>
         <span className="stats-gauge__value">{pct === null ? '—' : `${formatNumber(pct)} %`}</span>
       </div>
       {status ? <p className={`stats-gauge__status stats-gauge__status--${tone}`}>{status.label}</p> : <p className="muted">—</p>}

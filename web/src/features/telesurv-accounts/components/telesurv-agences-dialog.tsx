@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { useEditConflict } from '../../../components/ui/conflict-notice';
 import { Dialog } from '../../../components/ui/dialog';
+import { FormActions } from '../../../components/ui/form-dialog';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { telesurvAccountsQuery } from '../api/get-telesurv-accounts';
@@ -95,14 +96,7 @@ export function TelesurvAgencesDialog({ account, onClose }: { account: TelesurvA
       )}
       {failure ? <Banner tone="error">{failure}</Banner> : null}
       {conflict.notice}
-      <div className="dialog__actions">
-        <button type="button" className="btn" onClick={onClose} disabled={save.isPending}>
-          Annuler
-        </button>
-        <button type="button" className="btn btn--primary" onClick={submit} disabled={!checked || agences.isError || save.isPending} aria-busy={save.isPending || undefined}>
-          Valider
-        </button>
-      </div>
+      <FormActions busy={save.isPending} onCancel={onClose} onConfirm={submit} canSubmit={!!checked && !agences.isError} submitLabel="Valider" />
     </Dialog>
   );
 }

@@ -3,8 +3,7 @@ import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Autocomplete } from '../../../components/ui/autocomplete';
 import { Banner } from '../../../components/ui/banner';
 import { isImageFile, PhotoField } from '../../../components/ui/photo-field';
-import { QueryOptions, SelectField } from '../../../components/ui/select-field';
-import { TextField } from '../../../components/ui/text-field';
+import { NamedOptions, QueryOptions, SelectField } from '../../../components/ui/select-field';
 import { TextareaField } from '../../../components/ui/textarea-field';
 import { NetworkError, errorMessage } from '../../../lib/api-client';
 import { useDocumentTitle } from '../../../lib/use-document-title';
@@ -14,16 +13,10 @@ import { useSiteInstallations } from '../../lookups/api/get-site-installations';
 import { useSitesByClient } from '../../lookups/api/get-sites-by-client';
 import { useTelesurvAgences } from '../../lookups/api/get-telesurv-agences';
 import { personName } from '../../lookups/api/lookup-types';
+import { ContactFields, EMPTY_CONTACT, type Contact } from '../../tickets/components/contact-fields';
+import { SiteInstallationFields } from '../../tickets/components/site-installation-fields';
 import { useCreateTelesurvTicket } from '../api/create-telesurv-ticket';
 
-interface Contact {
-  nom: string;
-  prenom: string;
-  email: string;
-  telephone: string;
-}
-
-const EMPTY_CONTACT: Contact = { nom: '', prenom: '', email: '', telephone: '' };
 
 /**
  * 'Nouveau ticket (Télésurveillance)' (spec §2, §4, §5): agency → client
@@ -57,11 +50,10 @@ export function TelesurvTicketScreen() {
   const mutation = useCreateTelesurvTicket();
 
   // One agency: nothing to choose.
-  const agenceList = agences.data ?? [];
   useEffect(() => {
-    const only = agenceList.length === 1 ? agenceList[0] : undefined;
+    const only = agences.data?.length === 1 ? agences.data[0] : undefined;
     if (only && !agenceId) setAgenceId(only.id);
-  }, [agenceList, agenceId]);
+  }, [agences.data, agenceId]);
 
   const clientItems = useMemo(() => (clients.data ?? []).map((c) => ({ id: c.id, label: c.nom, detail: c.ville })), [clients.data]);
 
@@ -141,9 +133,9 @@ export function TelesurvTicketScreen() {
       ? TICKET_MESSAGES.telesurvNetworkError
       : errorMessage(mutation.error, TICKET_MESSAGES.telesurvCreateError)
     : null;
-  const setField = (key: keyof Contact) => (e: { target: { value: string } }) => {
+  const setField = (key: keyof Contact, value: string) => {
     setSuccess(false);
-    setContact((c) => ({ ...c, [key]: e.target.value }));
+    setContact((c) => ({ ...c, [key]: value }));
   };
 
   return (
@@ -174,30 +166,15 @@ export function TelesurvTicketScreen() {
               emptyText={TICKET_LABELS.noClientFound}
               closeDelayMs={TICKET_AUTOCOMPLETE_CLOSE_DELAY_MS}
             />
-            <SelectField label="Site" required value={siteId} disabled={!clientId} hint={clientId ? undefined : 'Choisissez d’abord un client.'} onChange={(e) => pickSite(e.target.value)}>
-              <option value="">Choisir un site</option>
-              {(sites.data ?? []).map((s) => (
-                <option key={s.id} value={s.id}>
-                  {s.nom}
-                  {s.ville ? ` (${s.ville})` : ''}
-                </option>
-              ))}
-            </SelectField>
-            <SelectField
-              label="Installation"
-              required
-              value={installationId}
-              disabled={!siteId}
-              hint={siteId ? undefined : 'Choisissez d’abord un site.'}
-              onChange={(e) => pickInstallation(e.target.value)}
-            >
-              <option value="">Choisir une installation</option>
-              {(installations.data ?? []).map((i) => (
-                <option key={i.id} value={i.id}>
-                  {i.nom}
-                </option>
-              ))}
-            </SelectField>
+            <SiteInstallationFields
+              clientChosen={Boolean(clientId)}
+              sites={sites.data ?? []}
+              siteId={siteId}
+              onSite={pickSite}
+              installations={installations.data ?? []}
+              installationId={installationId}
+              onInstallation={pickInstallation}
+            />
           </div>
         </fieldset>
 
@@ -209,18 +186,10 @@ export function TelesurvTicketScreen() {
             disabled={!clientId || (interlocuteurs.data ?? []).length === 0}
             onChange={(e) => pickInterlocuteur(e.target.value)}
           >
-            <option value="">—</option>
-            {(interlocuteurs.data ?? []).map((i) => (
-              <option key={i.id} value={i.id}>
-                {personName(i)}
-              </option>
-            ))}
+            <NamedOptions items={interlocuteurs.data ?? []} placeholder="—" nameOf={personName} />
           </SelectField>
           <div className="form-grid">
-            <TextField label="Nom" required value={contact.nom} onChange={setField('nom')} autoComplete="off" />
-            <TextField label="Prénom" required value={contact.prenom} onChange={setField('prenom')} autoComplete="off" />
-            <TextField label="Email" type="email" required value={contact.email} onChange={setField('email')} autoComplete="off" />
-            <TextField label="Téléphone" type="tel" required value={contact.telephone} onChange={setField('telephone')} autoComplete="off" />
+            <ContactFields contact={contact} onChange={setField} autoFill={false} />
           </div>
         </fieldset>
 

@@ -2,6 +2,7 @@ import type { Agence } from '@fsm/contracts';
 import { useState } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Dialog } from '../../../components/ui/dialog';
+import { CloseActions } from '../../../components/ui/form-dialog';
 import { useToast } from '../../../components/ui/toast';
 import { editConflictMessage, isEditConflict } from '../../../lib/edit-conflict';
 import { agenceErrorMessage } from '../../agences/api/agence-errors';
@@ -92,11 +93,7 @@ export function TemplateAgenceDialog({
         </ul>
       )}
       {failure ? <Banner tone="error">{failure}</Banner> : null}
-      <div className="dialog__actions">
-        <button type="button" className="btn btn--primary" onClick={onClose}>
-          Fermer
-        </button>
-      </div>
+      <CloseActions onClose={onClose} />
     </Dialog>
   );
 }

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Dialog } from '../../../components/ui/dialog';
+import { CloseActions } from '../../../components/ui/form-dialog';
 import { errorMessage } from '../../../lib/api-client';
 import { previewTemplate } from '../api/preview-template';
 
@@ -60,16 +61,13 @@ export function TemplatePreviewDialog({ name, contentHtml, onClose }: { name: st
           <iframe title="Aperçu A4 du modèle" src={`${url}#navpanes=0&view=FitH`} width={TEMPLATE_A4_PREVIEW.width} height={TEMPLATE_A4_PREVIEW.height} className="a4-preview__frame" />
         </div>
       ) : null}
-      <div className="dialog__actions">
+      <CloseActions onClose={onClose}>
         {url ? (
           <a className="btn" href={url} download={fileName}>
             Télécharger le PDF
           </a>
         ) : null}
-        <button type="button" className="btn btn--primary" onClick={onClose}>
-          Fermer
-        </button>
-      </div>
+      </CloseActions>
     </Dialog>
   );
 }

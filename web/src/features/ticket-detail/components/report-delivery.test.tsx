@@ -2,7 +2,7 @@ import type { TicketReport } from '@fsm/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { formatDateTime } from '../../../lib/format';
-import { IDS, TECHNICIANS, jsonResponse, makeIntervention, makeTicket, makeUser, mockApi, renderApp, sentBody, signIn } from '../../../testing/render-app';
+import { IDS, jsonResponse, makeIntervention, makeTicket, makeUser, mockApi, renderApp, sentBody, signIn, ticketDetailRoutes } from '../../../testing/render-app';
 
 /*
  * Issue 18: the ticket detail says how each report's e-mails went (to whom
@@ -73,11 +73,12 @@ const REPORTS: TicketReport[] = [
 
 function routes(extra: Record<string, unknown> = {}) {
   return {
-    'GET /api/tickets/:id': closedTicket(),
-    'GET /api/tickets/:id/interventions': [makeIntervention({ nom_rapport: REINTERVENTION_REPORT })],
+    ...ticketDetailRoutes({
+      ticket: closedTicket(),
+      interventions: [makeIntervention({ nom_rapport: REINTERVENTION_REPORT })],
+      contacts: [{ id: IDS.contact, nom: 'Durand', prenom: 'Alice', email: 'alice@example.fr', telephone: null }],
+    }),
     'GET /api/tickets/:id/reports': { reports: REPORTS },
-    'GET /api/interlocuteurs/installation/:id': [{ id: IDS.contact, nom: 'Durand', prenom: 'Alice', email: 'alice@example.fr', telephone: null }],
-    'GET /api/utilisateurs': TECHNICIANS,
     'GET /api/reports/download/:filename/link': (_request: unknown, params: Record<string, string>) => ({
       success: true,
       filename: params.filename,

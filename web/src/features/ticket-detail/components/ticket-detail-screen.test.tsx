@@ -1,28 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  IDS,
-  TECHNICIANS,
-  jsonResponse,
-  makeIntervention,
-  makeTicket,
-  makeUser,
-  mockApi,
-  renderApp,
-  sentBody,
-  signIn,
-} from '../../../testing/render-app';
+import { IDS, jsonResponse, makeIntervention, makeTicket, makeUser, mockApi, renderApp, sentBody, signIn, ticketDetailRoutes } from '../../../testing/render-app';
 
 const path = `/tickets/${IDS.ticket}`;
 
 function routes(ticket = makeTicket(), extra: Record<string, unknown> = {}) {
   return {
-    'GET /api/tickets/:id': ticket,
-    'GET /api/tickets/:id/interventions': [],
-    'GET /api/interlocuteurs/installation/:id': [
-      { id: IDS.contact, nom: 'Durand', prenom: 'Alice', email: 'alice@example.fr', telephone: '04 72 00 00 00' },
-    ],
-    'GET /api/utilisateurs': TECHNICIANS,
+    ...ticketDetailRoutes({
+      ticket,
+      contacts: [{ id: IDS.contact, nom: 'Durand', prenom: 'Alice', email: 'alice@example.fr', telephone: '04 72 00 00 00' }],
+    }),
     ...extra,
   };
 }

@@ -4,7 +4,6 @@ import { describe, expect, it, vi } from 'vitest';
 import { padFor } from '../../../testing/fake-signature-pad';
 import {
   IDS,
-  TECHNICIANS,
   jsonResponse,
   makeIntervention,
   makeTicket,
@@ -13,6 +12,7 @@ import {
   renderApp,
   sentBody,
   signIn,
+  ticketDetailRoutes,
   type RecordedRequest,
 } from '../../../testing/render-app';
 import { getSession } from '../../../lib/session';
@@ -29,13 +29,13 @@ function setup(options: { permissions?: string[]; extra?: Record<string, unknown
   const user = signIn(makeUser({ id: 'u-7', permissions: options.permissions ?? [] }));
   let current = inProgress;
   const api = mockApi({
-    'GET /api/tickets/:id': () => current,
-    'GET /api/tickets/:id/interventions': [],
-    'GET /api/interlocuteurs/installation/:id': [
-      { id: IDS.contact, nom: 'Durand', prenom: 'Alice', email: 'alice@example.fr', telephone: null },
-      { id: IDS.contact2, nom: 'Morel', prenom: 'Bruno', email: null, telephone: '0600000000' },
-    ],
-    'GET /api/utilisateurs': TECHNICIANS,
+    ...ticketDetailRoutes({
+      ticket: () => current,
+      contacts: [
+        { id: IDS.contact, nom: 'Durand', prenom: 'Alice', email: 'alice@example.fr', telephone: null },
+        { id: IDS.contact2, nom: 'Morel', prenom: 'Bruno', email: null, telephone: '0600000000' },
+      ],
+    }),
     'PATCH /api/tickets/:id/close': () => {
       current = closed;
       return closed;

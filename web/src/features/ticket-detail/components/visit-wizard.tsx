@@ -2,6 +2,7 @@ import { TICKET_MESSAGES, ticketVisitBodySchema, type TicketVisitBody, type Tick
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Dialog } from '../../../components/ui/dialog';
+import { CloseActions } from '../../../components/ui/form-dialog';
 import { errorMessage } from '../../../lib/api-client';
 import type { InterlocuteurOption, UtilisateurOption } from '../../lookups/api/lookup-types';
 import { useRecordVisit, type VisitMode } from '../api/record-visit';
@@ -144,11 +145,7 @@ function VisitWizardBody({ ticket, draft, onChange, onSent, technicians, contact
           {draft.mode === 'close' ? `Le ticket ${ticket.num_chrono} est clos.` : `La ré-intervention sur le ticket ${ticket.num_chrono} est enregistrée.`}
         </Banner>
         {canReport ? <AfterVisitReportPanel saga={saga} recipientIds={draft.recipients} /> : null}
-        <div className="dialog__actions">
-          <button type="button" className="btn btn--primary" onClick={onClose}>
-            Terminer
-          </button>
-        </div>
+        <CloseActions label="Terminer" onClose={onClose} />
       </div>
     );
   }

@@ -22,14 +22,17 @@ export interface ManualTicketCreated {
   ticketId: string | null;
 }
 
+type TicketRequest = Pick<ManualTicketInput, 'nom' | 'prenom' | 'email' | 'telephone' | 'probleme'>;
+
+/** The requester and the problem, trimmed, as every ticket-create form sends them (staff and public). */
+export function appendTicketRequest(form: FormData, input: TicketRequest): void {
+  for (const key of ['nom', 'prenom', 'email', 'telephone', 'probleme'] as const) form.append(key, input[key].trim());
+}
+
 function manualTicketFormData(input: ManualTicketInput): FormData {
   const form = new FormData();
   form.append('installation_id', input.installation_id);
-  form.append('nom', input.nom.trim());
-  form.append('prenom', input.prenom.trim());
-  form.append('email', input.email.trim());
-  form.append('telephone', input.telephone.trim());
-  form.append('probleme', input.probleme.trim());
+  appendTicketRequest(form, input);
   if (input.date_enregistrement) form.append('date_enregistrement', input.date_enregistrement);
   if (input.heure_enregistrement) form.append('heure_enregistrement', input.heure_enregistrement);
   if (input.id_technicien) form.append('id_technicien', input.id_technicien);

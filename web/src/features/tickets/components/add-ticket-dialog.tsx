@@ -5,7 +5,7 @@ import { Banner } from '../../../components/ui/banner';
 import { Dialog } from '../../../components/ui/dialog';
 import { FormActions } from '../../../components/ui/form-dialog';
 import { isImageFile, PhotoField } from '../../../components/ui/photo-field';
-import { SelectField } from '../../../components/ui/select-field';
+import { NamedOptions, SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
 import { TextareaField } from '../../../components/ui/textarea-field';
 import { NetworkError, errorMessage } from '../../../lib/api-client';
@@ -14,8 +14,10 @@ import { useClientSites } from '../../clients/api/get-client-sites';
 import { useClients } from '../../lookups/api/get-clients';
 import { mergeInterlocuteurs, useInterlocuteurs } from '../../lookups/api/get-interlocuteurs';
 import { useUtilisateurs } from '../../lookups/api/get-utilisateurs';
-import { personName } from '../../lookups/api/lookup-types';
+import { personName, type ClientOption } from '../../lookups/api/lookup-types';
 import { useCreateManualTicket } from '../api/create-manual-ticket';
+import { ContactFields, EMPTY_CONTACT, type Contact } from './contact-fields';
+import { SiteInstallationFields } from './site-installation-fields';
 
 export interface AddTicketDialogProps {
   open: boolean;
@@ -33,14 +35,8 @@ export function AddTicketDialog({ open, onClose, onCreated }: AddTicketDialogPro
   );
 }
 
-interface Contact {
-  nom: string;
-  prenom: string;
-  email: string;
-  telephone: string;
-}
-
-const EMPTY_CONTACT: Contact = { nom: '', prenom: '', email: '', telephone: '' };
+/** Stable empty lists while the look-ups load, so the memos below keep their values. */
+const NO_CLIENTS: readonly ClientOption[] = [];
 
 function AddTicketForm({ onClose, onCreated }: Omit<AddTicketDialogProps, 'open'>) {
   const [clientId, setClientId] = useState<string | null>(null);
@@ -58,7 +54,7 @@ function AddTicketForm({ onClose, onCreated }: Omit<AddTicketDialogProps, 'open'
   const [showMissing, setShowMissing] = useState(false);
 
   const clientsQuery = useClients();
-  const clients = clientsQuery.data ?? [];
+  const clients = clientsQuery.data ?? NO_CLIENTS;
   const sites = useClientSites(clientId).data ?? [];
   const installations = sites.find((s) => s.id === siteId)?.installations ?? [];
   const siteContacts = useInterlocuteurs('site-only', siteId || null);
@@ -134,7 +130,6 @@ function AddTicketForm({ onClose, onCreated }: Omit<AddTicketDialogProps, 'open'
       ? TICKET_MESSAGES.manualNetworkError
       : errorMessage(mutation.error, TICKET_MESSAGES.manualSaveError)
     : null;
-  const setField = (key: keyof Contact) => (e: { target: { value: string } }) => setContact((c) => ({ ...c, [key]: e.target.value }));
 
   return (
     <form className="stack" onSubmit={onSubmit} noValidate>
@@ -156,39 +151,16 @@ function AddTicketForm({ onClose, onCreated }: Omit<AddTicketDialogProps, 'open'
             closeDelayMs={TICKET_AUTOCOMPLETE_CLOSE_DELAY_MS}
             invalid={showMissing && !clientId}
           />
-          <SelectField
-            label="Site"
-            required
-            value={siteId}
-            disabled={!clientId}
-            hint={clientId ? undefined : 'Choisissez d’abord un client.'}
-            invalid={showMissing && !!clientId && !siteId}
-            onChange={(e) => pickSite(e.target.value)}
-          >
-            <option value="">Choisir un site</option>
-            {sites.map((site) => (
-              <option key={site.id} value={site.id}>
-                {site.nom}
-                {site.ville ? ` (${site.ville})` : ''}
-              </option>
-            ))}
-          </SelectField>
-          <SelectField
-            label="Installation"
-            required
-            value={installationId}
-            disabled={!siteId}
-            hint={siteId ? undefined : 'Choisissez d’abord un site.'}
-            invalid={showMissing && !!siteId && !installationId}
-            onChange={(e) => setInstallationId(e.target.value)}
-          >
-            <option value="">Choisir une installation</option>
-            {installations.map((installation) => (
-              <option key={installation.id} value={installation.id}>
-                {installation.nom}
-              </option>
-            ))}
-          </SelectField>
+          <SiteInstallationFields
+            clientChosen={clientId !== null}
+            sites={sites}
+            siteId={siteId}
+            onSite={pickSite}
+            installations={installations}
+            installationId={installationId}
+            onInstallation={setInstallationId}
+            showMissing={showMissing}
+          />
         </div>
       </fieldset>
 
@@ -201,42 +173,10 @@ function AddTicketForm({ onClose, onCreated }: Omit<AddTicketDialogProps, 'open'
           onChange={(e) => pickContact(e.target.value)}
           hint={siteId && contacts.length === 0 && !siteContacts.isPending ? 'Aucun interlocuteur pour ce site.' : undefined}
         >
-          <option value="">—</option>
-          {contacts.map((c) => (
-            <option key={c.id} value={c.id}>
-              {personName(c)}
-              {c.email ? ` · ${c.email}` : ''}
-            </option>
-          ))}
+          <NamedOptions items={contacts} placeholder="—" nameOf={(c) => (c.email ? `${personName(c)} · ${c.email}` : personName(c))} />
         </SelectField>
         <div className="form-grid form-grid--pair">
-          <TextField label="Nom" required autoComplete="family-name" value={contact.nom} onChange={setField('nom')} invalid={missing(contact.nom)} />
-          <TextField
-            label="Prénom"
-            required
-            autoComplete="given-name"
-            value={contact.prenom}
-            onChange={setField('prenom')}
-            invalid={missing(contact.prenom)}
-          />
-          <TextField
-            label="Email"
-            type="email"
-            required
-            autoComplete="email"
-            value={contact.email}
-            onChange={setField('email')}
-            invalid={missing(contact.email)}
-          />
-          <TextField
-            label="Téléphone"
-            type="tel"
-            required
-            autoComplete="tel"
-            value={contact.telephone}
-            onChange={setField('telephone')}
-            invalid={missing(contact.telephone)}
-          />
+          <ContactFields contact={contact} onChange={(key, value) => setContact((c) => ({ ...c, [key]: value }))} invalid={missing} />
         </div>
       </fieldset>
 
@@ -254,12 +194,7 @@ function AddTicketForm({ onClose, onCreated }: Omit<AddTicketDialogProps, 'open'
           <TextField label="Date d’enregistrement" type="date" required value={date} onChange={(e) => setDate(e.target.value)} invalid={missing(date)} />
           <TextField label="Heure d’enregistrement" type="time" required value={time} onChange={(e) => setTime(e.target.value)} invalid={missing(time)} />
           <SelectField label="Technicien (facultatif)" value={technicienId} onChange={(e) => setTechnicienId(e.target.value)}>
-            <option value="">Aucun pour l’instant</option>
-            {technicians.map((t) => (
-              <option key={t.id} value={t.id}>
-                {personName(t)}
-              </option>
-            ))}
+            <NamedOptions items={technicians} placeholder="Aucun pour l’instant" nameOf={personName} />
           </SelectField>
         </div>
       </fieldset>

@@ -1,13 +1,13 @@
 import { TICKET_AUTOCOMPLETE_CLOSE_DELAY_MS, TICKET_LABELS } from '@fsm/contracts';
 import { useId, useMemo, useState } from 'react';
 import { Autocomplete } from '../../../components/ui/autocomplete';
-import { SelectField } from '../../../components/ui/select-field';
+import { NamedOptions, SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
 import { formatDate } from '../../../lib/format';
 import { useClientSites } from '../../clients/api/get-client-sites';
 import { useClients } from '../../lookups/api/get-clients';
 import { useUtilisateurs } from '../../lookups/api/get-utilisateurs';
-import { personName } from '../../lookups/api/lookup-types';
+import { personName, siteName } from '../../lookups/api/lookup-types';
 import { useMetierList } from '../../metiers/api/get-metiers';
 import type { ClosedTicketsFilters } from '../api/ticket-keys';
 
@@ -28,16 +28,13 @@ export interface ClosedFiltersPanelProps {
 export function ClosedFiltersPanel({ filters, onChange, onReset, defaultOpen = false }: ClosedFiltersPanelProps) {
   const [open, setOpen] = useState(defaultOpen);
   const panelId = useId();
-  const clients = useClients(open).data ?? [];
+  const clients = useClients(open).data;
   const sites = useClientSites(open && filters.client_id ? filters.client_id : null).data ?? [];
   const utilisateurs = useUtilisateurs(open).data ?? [];
   const metiers = useMetierList(open).data ?? [];
 
-  const installations = useMemo(
-    () => sites.find((site) => site.id === filters.site_id)?.installations ?? [],
-    [sites, filters.site_id],
-  );
-  const clientItems = useMemo(() => clients.map((c) => ({ id: c.id, label: c.nom, detail: c.ville })), [clients]);
+  const installations = sites.find((site) => site.id === filters.site_id)?.installations ?? [];
+  const clientItems = useMemo(() => (clients ?? []).map((c) => ({ id: c.id, label: c.nom, detail: c.ville })), [clients]);
 
   const set = (patch: Partial<ClosedTicketsFilters>) => onChange({ ...filters, ...patch });
 
@@ -101,13 +98,7 @@ export function ClosedFiltersPanel({ filters, onChange, onReset, defaultOpen = f
               disabled={!filters.client_id}
               onChange={(e) => set({ site_id: e.target.value, installation_id: '' })}
             >
-              <option value="">Tous les sites</option>
-              {sites.map((site) => (
-                <option key={site.id} value={site.id}>
-                  {site.nom}
-                  {site.ville ? ` (${site.ville})` : ''}
-                </option>
-              ))}
+              <NamedOptions items={sites} placeholder="Tous les sites" nameOf={siteName} />
             </SelectField>
             <SelectField
               label="Installation"
@@ -115,28 +106,13 @@ export function ClosedFiltersPanel({ filters, onChange, onReset, defaultOpen = f
               disabled={!filters.site_id}
               onChange={(e) => set({ installation_id: e.target.value })}
             >
-              <option value="">Toutes les installations</option>
-              {installations.map((installation) => (
-                <option key={installation.id} value={installation.id}>
-                  {installation.nom}
-                </option>
-              ))}
+              <NamedOptions items={installations} placeholder="Toutes les installations" />
             </SelectField>
             <SelectField label="Technicien" value={filters.technicien_id} onChange={(e) => set({ technicien_id: e.target.value })}>
-              <option value="">Tous les techniciens</option>
-              {utilisateurs.map((u) => (
-                <option key={u.id} value={u.id}>
-                  {personName(u)}
-                </option>
-              ))}
+              <NamedOptions items={utilisateurs} placeholder="Tous les techniciens" nameOf={personName} />
             </SelectField>
             <SelectField label="Métier" value={filters.metier_id} onChange={(e) => set({ metier_id: e.target.value })}>
-              <option value="">Tous les métiers</option>
-              {metiers.map((m) => (
-                <option key={m.id} value={m.id}>
-                  {m.nom}
-                </option>
-              ))}
+              <NamedOptions items={metiers} placeholder="Tous les métiers" />
             </SelectField>
           </div>
           <div className="filters__footer">

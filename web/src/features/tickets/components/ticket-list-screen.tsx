@@ -224,7 +224,7 @@ function OpenTickets({
 }) {
   const filters = useMemo(() => openPageFilters(chip, devisAttente), [chip, devisAttente]);
   const query = useOpenTicketsPages(filters);
-  const tickets = useMemo(() => loadedRows(query.data, (page) => page.tickets), [query.data]);
+  const results = useResults(query);
   const counts = query.data?.pages[0]?.counts ?? null;
 
   return (
@@ -248,18 +248,7 @@ function OpenTickets({
           </button>
         ) : null}
       </div>
-      <TicketResults
-        tickets={tickets}
-        total={query.data?.pages[0]?.total ?? 0}
-        isPending={query.isPending}
-        isRefreshing={query.isPlaceholderData}
-        error={query.isError ? query.error : null}
-        hasNextPage={query.hasNextPage}
-        isFetchingNextPage={query.isFetchingNextPage}
-        fetchNextPage={query.fetchNextPage}
-        emptyText={TICKET_LABELS.emptyOpen}
-        {...callbacks}
-      />
+      <TicketResults {...results} emptyText={TICKET_LABELS.emptyOpen} {...callbacks} />
     </>
   );
 }
@@ -271,8 +260,7 @@ function ClosedTickets({
 }: ListCallbacks & { devisAttente: boolean; onDevisAttenteChange: (checked: boolean) => void }) {
   const [filters, setFilters] = useState(() => defaultClosedFilters(devisAttente));
   const effective = useMemo(() => ({ ...filters, devis_attente: devisAttente }), [filters, devisAttente]);
-  const query = useClosedTicketsPages(effective);
-  const tickets = useMemo(() => loadedRows(query.data, (page) => page.tickets), [query.data]);
+  const results = useResults(useClosedTicketsPages(effective));
 
   return (
     <>
@@ -288,20 +276,36 @@ function ClosedTickets({
           if (devisAttente) onDevisAttenteChange(false);
         }}
       />
-      <TicketResults
-        tickets={tickets}
-        total={query.data?.pages[0]?.total ?? 0}
-        isPending={query.isPending}
-        isRefreshing={query.isPlaceholderData}
-        error={query.isError ? query.error : null}
-        hasNextPage={query.hasNextPage}
-        isFetchingNextPage={query.isFetchingNextPage}
-        fetchNextPage={query.fetchNextPage}
-        emptyText={TICKET_LABELS.emptyClosed}
-        {...callbacks}
-      />
+      <TicketResults {...results} emptyText={TICKET_LABELS.emptyClosed} {...callbacks} />
     </>
   );
+}
+
+/** What a list's pages query gives TicketResults (the open and the closed lists alike). */
+interface TicketPagesQuery {
+  data: { pages: readonly { tickets: readonly Ticket[]; total: number }[] } | undefined;
+  isPending: boolean;
+  isPlaceholderData: boolean;
+  isError: boolean;
+  error: unknown;
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage: (options: { cancelRefetch: boolean }) => unknown;
+}
+
+/** The loaded tickets, each once, under the true total, and how to load more. */
+function useResults(query: TicketPagesQuery) {
+  const tickets = useMemo(() => loadedRows(query.data, (page) => page.tickets), [query.data]);
+  return {
+    tickets,
+    total: query.data?.pages[0]?.total ?? 0,
+    isPending: query.isPending,
+    isRefreshing: query.isPlaceholderData,
+    error: query.isError ? query.error : null,
+    hasNextPage: query.hasNextPage,
+    isFetchingNextPage: query.isFetchingNextPage,
+    fetchNextPage: query.fetchNextPage,
+  };
 }
 
 /**

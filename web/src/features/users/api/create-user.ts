@@ -3,7 +3,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
 import { userKeys } from './user-keys';
 
-interface CreateUserBody {
+/** A user's fields as the create and edit forms send them. */
+export interface UserBodyOut {
   nom: string;
   prenom: string;
   email: string;
@@ -11,11 +12,10 @@ interface CreateUserBody {
   role: string;
   /** Left out by users other than admin_plus: theirs is used. */
   agence_id?: string;
-  motdepasse: string;
 }
 
 /** POST /api/utilisateurs → the user; it starts with its role's default permissions. */
-async function createUser(body: CreateUserBody): Promise<User> {
+async function createUser(body: UserBodyOut & { motdepasse: string }): Promise<User> {
   return userSchema.parse(await apiClient.post<unknown>('/api/utilisateurs', body));
 }
 

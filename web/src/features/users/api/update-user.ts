@@ -1,22 +1,13 @@
-import { userSchema, type User } from '@fsm/contracts';
+import { userSchema, type EditVersion, type User } from '@fsm/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiClient } from '../../../lib/api-client';
+import type { UserBodyOut } from './create-user';
 import { userKeys } from './user-keys';
 
 interface UpdateUserInput {
   id: string;
-  body: {
-    nom: string;
-    prenom: string;
-    email: string;
-    telephone: string;
-    role: string;
-    agence_id?: string;
-    /** Empty or absent keeps the password. */
-    motdepasse?: string;
-    /** The version the row was loaded at: a user changed since is refused (409), not overwritten. */
-    version?: number | undefined;
-  };
+  /** An empty or absent password keeps it; with the `version` the row was loaded at: a stale one is refused with 409. */
+  body: UserBodyOut & { motdepasse?: string } & EditVersion;
 }
 
 /** PUT /api/utilisateurs/{id}; a role change resets the permissions to the role's defaults. */

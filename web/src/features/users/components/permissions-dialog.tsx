@@ -5,6 +5,7 @@ import { useCurrentUser } from '../../../app/guards';
 import { Banner } from '../../../components/ui/banner';
 import { useEditConflict } from '../../../components/ui/conflict-notice';
 import { Dialog } from '../../../components/ui/dialog';
+import { FormActions } from '../../../components/ui/form-dialog';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { usePermissionsCatalog } from '../api/get-permissions-catalog';
@@ -112,16 +113,15 @@ export function PermissionsDialog({ target, onClose }: { target: User; onClose: 
       )}
       {failure ? <Banner tone="error">{failure}</Banner> : null}
       {conflict.notice}
-      <div className="dialog__actions">
-        <button type="button" className="btn" onClick={onClose} disabled={save.isPending}>
-          {canEdit ? 'Annuler' : 'Fermer'}
-        </button>
-        {canEdit ? (
-          <button type="button" className="btn btn--primary" onClick={submit} disabled={!selected || loadFailed || save.isPending} aria-busy={save.isPending || undefined}>
-            Enregistrer
+      {canEdit ? (
+        <FormActions busy={save.isPending} onCancel={onClose} onConfirm={submit} canSubmit={!!selected && !loadFailed} />
+      ) : (
+        <div className="dialog__actions">
+          <button type="button" className="btn" onClick={onClose}>
+            Fermer
           </button>
-        ) : null}
-      </div>
+        </div>
+      )}
     </Dialog>
   );
 }

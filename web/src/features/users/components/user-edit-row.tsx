@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useCurrentUser } from '../../../app/guards';
 import { useEditConflict } from '../../../components/ui/conflict-notice';
+import { FieldError } from '../../../components/ui/field-frame';
 import { QueryOptions } from '../../../components/ui/select-field';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
@@ -19,11 +20,7 @@ function Cell({ label, error, children }: { label: string; error?: string; child
   return (
     <td>
       {children({ 'aria-label': label, 'aria-invalid': error ? true : undefined, 'aria-describedby': errorId })}
-      {error ? (
-        <p id={errorId} className="field__error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={errorId} error={error} />
     </td>
   );
 }

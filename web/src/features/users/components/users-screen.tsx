@@ -3,15 +3,16 @@ import { useEffect, useMemo, useState } from 'react';
 import { useCurrentUser } from '../../../app/guards';
 import { Banner } from '../../../components/ui/banner';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { DataTable } from '../../../components/ui/data-table';
 import { Pagination, pageCountOf } from '../../../components/ui/pagination';
 import { RowAction } from '../../../components/ui/row-action';
 import { SearchField } from '../../../components/ui/search-field';
-import { SkeletonRows } from '../../../components/ui/skeleton-rows';
+import { TitledScreen } from '../../../components/ui/titled-screen';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { matchesSearch } from '../../../lib/text-search';
 import { useDeleteConfirm } from '../../../lib/use-delete-confirm';
-import { useDocumentTitle } from '../../../lib/use-document-title';
+import { usePagedSearch } from '../../../lib/use-paged-search';
 import { useDeleteUser } from '../api/delete-user';
 import { useUsers } from '../api/get-users';
 import { USER_MESSAGES } from '../api/user-messages';
@@ -27,7 +28,6 @@ import { picksAgence } from './user-form';
  * as the server enforces.
  */
 export function UsersScreen() {
-  useDocumentTitle('Utilisateurs');
   const me = useCurrentUser();
   const toast = useToast();
   const canEdit = hasPermission(me, 'users.edit');
@@ -35,8 +35,7 @@ export function UsersScreen() {
   const withAgence = picksAgence(me);
   const users = useUsers();
   const remove = useDeleteUser();
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
+  const { search, searchFor, page, setPage } = usePagedSearch();
   const [adding, setAdding] = useState(false);
   const [editingId, setEditingId] = useState<string | null>(null);
   const [permissionsOf, setPermissionsOf] = useState<User | null>(null);
@@ -48,11 +47,10 @@ export function UsersScreen() {
   const pageCount = pageCountOf(filtered.length, USERS_PAGE_SIZE);
   useEffect(() => {
     if (page > pageCount) setPage(pageCount);
-  }, [page, pageCount]);
+  }, [page, pageCount, setPage]);
   const rows = filtered.slice((page - 1) * USERS_PAGE_SIZE, page * USERS_PAGE_SIZE);
 
   const manageable = (target: User) => me.role === 'admin_plus' || target.id === me.id || canAssignRole(me, target.role);
-  const columns = 5 + (withAgence ? 1 : 0) + 1;
 
   const deletion = useDeleteConfirm({
     remove: (user: User) => remove.mutateAsync(user.id),
@@ -61,81 +59,47 @@ export function UsersScreen() {
   });
 
   return (
-    <section className="stack" aria-labelledby="screen-title">
-      <div className="page-header">
-        <h1 id="screen-title">Utilisateurs</h1>
-        {canEdit ? (
-          <button type="button" className="btn btn--primary" onClick={() => setAdding(true)}>
-            + Ajouter un utilisateur
-          </button>
-        ) : null}
-      </div>
+    <TitledScreen title="Utilisateurs" action={canEdit ? { label: '+ Ajouter un utilisateur', onClick: () => setAdding(true) } : null}>
       <div className="toolbar">
-        <SearchField
-          label="Rechercher un utilisateur"
-          value={search}
-          placeholder="Nom, prénom, email…"
-          onChange={(value) => {
-            setSearch(value);
-            setPage(1);
-          }}
-        />
+        <SearchField label="Rechercher un utilisateur" value={search} placeholder="Nom, prénom, email…" onChange={searchFor} />
       </div>
       {users.isError ? <Banner tone="error">{errorMessage(users.error, USER_MESSAGES.loadError)}</Banner> : null}
       <div className="table-wrap">
-        <table className="data-table">
-          <caption className="visually-hidden">Liste des utilisateurs</caption>
-          <thead>
-            <tr>
-              <th scope="col">Nom</th>
-              <th scope="col">Prénom</th>
-              <th scope="col">Email</th>
-              <th scope="col">Téléphone</th>
-              <th scope="col">Rôle</th>
-              {withAgence ? <th scope="col">Agence</th> : null}
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.isPending ? (
-              <SkeletonRows columns={columns} />
-            ) : rows.length === 0 ? (
-              <tr>
-                <td colSpan={columns} className="data-table__empty">
-                  {search ? 'Aucun utilisateur ne correspond à la recherche.' : 'Aucun utilisateur.'}
+        <DataTable
+          caption="Liste des utilisateurs"
+          headers={['Nom', 'Prénom', 'Email', 'Téléphone', 'Rôle', withAgence && 'Agence', 'Actions']}
+          pending={users.isPending}
+          isEmpty={rows.length === 0}
+          emptyText={search ? 'Aucun utilisateur ne correspond à la recherche.' : 'Aucun utilisateur.'}
+        >
+          {rows.map((user) =>
+            editingId === user.id ? (
+              <UserEditRow key={user.id} user={user} onDone={() => setEditingId(null)} />
+            ) : (
+              <tr key={user.id}>
+                <th scope="row">{user.nom}</th>
+                <td>{user.prenom}</td>
+                <td>{user.email}</td>
+                <td>{user.telephone ?? '—'}</td>
+                <td>{ROLE_LABELS[user.role as Role] ?? user.role}</td>
+                {withAgence ? <td>{user.agence_nom ?? '—'}</td> : null}
+                <td>
+                  <div className="table-actions">
+                    {canEdit && manageable(user) ? (
+                      <RowAction label={`Modifier ${user.prenom} ${user.nom}`} onClick={() => setEditingId(user.id)} disabled={editingId !== null}>Modifier</RowAction>
+                    ) : null}
+                    {canSeePermissions ? (
+                      <RowAction label={`Permissions de ${user.prenom} ${user.nom}`} onClick={() => setPermissionsOf(user)}>Permissions</RowAction>
+                    ) : null}
+                    {canEdit && manageable(user) && user.id !== me.id ? (
+                      <RowAction label={`Supprimer ${user.prenom} ${user.nom}`} onClick={() => deletion.ask(user)} danger>Supprimer</RowAction>
+                    ) : null}
+                  </div>
                 </td>
               </tr>
-            ) : (
-              rows.map((user) =>
-                editingId === user.id ? (
-                  <UserEditRow key={user.id} user={user} onDone={() => setEditingId(null)} />
-                ) : (
-                  <tr key={user.id}>
-                    <th scope="row">{user.nom}</th>
-                    <td>{user.prenom}</td>
-                    <td>{user.email}</td>
-                    <td>{user.telephone ?? '—'}</td>
-                    <td>{ROLE_LABELS[user.role as Role] ?? user.role}</td>
-                    {withAgence ? <td>{user.agence_nom ?? '—'}</td> : null}
-                    <td>
-                      <div className="table-actions">
-                        {canEdit && manageable(user) ? (
-                          <RowAction label={`Modifier ${user.prenom} ${user.nom}`} onClick={() => setEditingId(user.id)} disabled={editingId !== null}>Modifier</RowAction>
-                        ) : null}
-                        {canSeePermissions ? (
-                          <RowAction label={`Permissions de ${user.prenom} ${user.nom}`} onClick={() => setPermissionsOf(user)}>Permissions</RowAction>
-                        ) : null}
-                        {canEdit && manageable(user) && user.id !== me.id ? (
-                          <RowAction label={`Supprimer ${user.prenom} ${user.nom}`} onClick={() => deletion.ask(user)} danger>Supprimer</RowAction>
-                        ) : null}
-                      </div>
-                    </td>
-                  </tr>
-                ),
-              )
-            )}
-          </tbody>
-        </table>
+            ),
+          )}
+        </DataTable>
       </div>
       <Pagination page={page} pageCount={pageCount} onPageChange={setPage} label="Pages des utilisateurs" />
       {adding ? <UserCreateDialog onClose={() => setAdding(false)} /> : null}
@@ -145,6 +109,6 @@ export function UsersScreen() {
         message={`Supprimer l'utilisateur « ${deletion.target ? `${deletion.target.prenom} ${deletion.target.nom}` : ''} » ?`}
         {...deletion.dialog}
       />
-    </section>
+    </TitledScreen>
   );
 }
