@@ -20,17 +20,17 @@ export function metadataToStore(event: NewEvent): StoredMetadata {
 /**
  * Metadata as read back: what was stored plus the store's own timestamp, or the
  * time the event was first recorded when the copy tool moved it from another
- * store (`originalRecordedAt`, see `copy/copy-events.ts`).
+ * store (`originalRecordedAt`, see `copy/copy-events.ts`). `stored` is the
+ * adapter's freshly decoded object and is completed in place: a replay reads
+ * millions of events, and copying each one's metadata cost more than decoding it.
  */
 export function metadataFromStore(stored: unknown, recordedAt: Date): EventMetadata {
-  const given = stored !== null && typeof stored === 'object' ? (stored as Record<string, unknown>) : {};
+  const given = (stored !== null && typeof stored === 'object' && !Array.isArray(stored) ? stored : {}) as Record<string, unknown>;
   const original = typeof given.originalRecordedAt === 'string' ? new Date(given.originalRecordedAt) : null;
   if (original && !Number.isNaN(original.getTime())) recordedAt = original;
-  return {
-    ...given,
-    userId: typeof given.userId === 'string' ? given.userId : null,
-    correlationId: typeof given.correlationId === 'string' ? given.correlationId : '',
-    causationId: typeof given.causationId === 'string' ? given.causationId : null,
-    recordedAt: recordedAt.toISOString(),
-  };
+  if (typeof given.userId !== 'string') given.userId = null;
+  if (typeof given.correlationId !== 'string') given.correlationId = '';
+  if (typeof given.causationId !== 'string') given.causationId = null;
+  given.recordedAt = recordedAt.toISOString();
+  return given as unknown as EventMetadata;
 }

@@ -4,7 +4,9 @@
  * any 64-bit value) and joined by '-', so plain string order is log order.
  */
 
-const WIDTH = 20;
+/** Digits of each part of a position: enough for any 64-bit value. */
+export const POSITION_WIDTH = 20;
+const WIDTH = POSITION_WIDTH;
 const POSITION_PATTERN = /^(\d{20})-(\d{20})$/;
 
 export function formatPositionPair(major: bigint | string | number, minor: bigint | string | number): string {
