@@ -47,21 +47,43 @@ async function loadRows<Row extends { [column: string]: Cell }>(tx: PoolClient, 
 
 /**
  * Writes these rows in one statement: inserted, or replacing the stored row
- * when the stored one is at an earlier revision.
+ * when the stored one is at an earlier revision. Each column travels as the
+ * JSON text of its values, which `JSON.stringify` spells natively, where pg
+ * escapes an array parameter element by element in JavaScript (a replay
+ * writes millions of cells). One column at a time, not one JSON text of the
+ * whole batch: a multi-megabyte string stays in V8's old generation until a
+ * full collection (+85 MB of peak memory for a rebuild at 100k tickets).
  */
 export async function writeRows<Row extends { [column: string]: Cell }>(tx: PoolClient, table: FoldedTable<Row>, rows: readonly Row[]): Promise<void> {
   if (rows.length === 0) return;
   const names = Object.keys(table.columns) as (keyof Row & string)[];
-  const arrays = names.map((name) => rows.map((row) => row[name]));
-  const unnest = names.map((name, index) => `$${index + 1}::${table.columns[name]}[]`).join(', ');
+  const columns = names.map((name) => columnJson(rows, name));
+  const unnest = names
+    .map((name, index) => `ARRAY(SELECT v FROM json_array_elements_text($${index + 1}::json) WITH ORDINALITY AS c(v, n) ORDER BY n)::${table.columns[name]}[]`)
+    .join(',\n       ');
   const updates = names.filter((name) => name !== table.key).map((name) => `${name} = EXCLUDED.${name}`);
   await tx.query(
     `INSERT INTO ${table.table} AS t (${names.join(', ')})
-     SELECT * FROM unnest(${unnest})
+     SELECT * FROM unnest(
+       ${unnest})
      ON CONFLICT (${table.key}) DO UPDATE SET ${updates.join(', ')}
      WHERE t.${table.revision} < EXCLUDED.${table.revision}`,
-    arrays,
+    columns,
   );
+}
+
+/**
+ * The column's values as a JSON array. A number JSON cannot spell (NaN,
+ * ±Infinity, which it would write as null) goes as its text, which float8
+ * reads back the same.
+ */
+function columnJson<Row extends { [column: string]: Cell }>(rows: readonly Row[], name: keyof Row & string): string {
+  const values: Cell[] = new Array<Cell>(rows.length);
+  for (let index = 0; index < rows.length; index++) {
+    const value = rows[index]![name] ?? null;
+    values[index] = typeof value === 'number' && !Number.isFinite(value) ? String(value) : value;
+  }
+  return JSON.stringify(values);
 }
 
 /** A row the fold changed: as stored before the batch (null: new), and after it. */
