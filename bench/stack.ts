@@ -13,9 +13,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { parseEnv } from '@fsm/contracts';
 import { createPostgresEventStore, productPoolConfig } from '@fsm/eventstore';
-import { startApi, createRedisProbe } from '@fsm/command-api';
-import { startProjections } from '@fsm/projections';
-import { startWorkers } from '@fsm/workers';
+import { startAllRoles } from '@fsm/launcher';
 
 export interface Timing {
   method: string;
@@ -60,13 +58,9 @@ async function main(): Promise<void> {
   const pool = new pg.Pool(productPoolConfig(env.DATABASE_URL, 20));
   const store = createPostgresEventStore({ pool });
   await store.migrate();
-  const projections = await startProjections({ pool, store, logger: logger.child({ role: 'projections' }) });
   const queuePrefix = process.env.BENCH_QUEUE_PREFIX ?? 'fsmbench';
-  const workers = await startWorkers({ env, pool, store, logger, queuePrefix });
-  const redisProbe = createRedisProbe(env.REDIS_URL);
   // The built web client too (WEB_ROOT, set by bench/scenarios/context.ts when web/dist exists), for the browser scenario.
-  const api = await startApi({ env, pool, store, logger, redisPing: () => redisProbe.ping(), queuePrefix, webRoot: env.WEB_ROOT });
-  projections.on('advanced', (advance) => api.watcher.observe(advance));
+  const { api, close } = await startAllRoles({ env, pool, store, logger, queuePrefix, webRoot: env.WEB_ROOT });
 
   let peak = process.memoryUsage().rss;
   // CPU of the whole process (every thread: API, projections, workers, render thread) since the last mark.
@@ -88,12 +82,7 @@ async function main(): Promise<void> {
     } else if (message.type === 'stop') {
       void (async () => {
         clearInterval(sampler);
-        await api.close().catch(() => undefined);
-        await workers.close().catch(() => undefined);
-        await projections.stop().catch(() => undefined);
-        await redisProbe.close();
-        await store.close().catch(() => undefined);
-        await pool.end().catch(() => undefined);
+        await close();
         process.exit(0);
       })();
     }

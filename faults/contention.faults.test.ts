@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ticketEventSchema, parseRecorded, ticketStreamId, type TicketEvent } from '@fsm/contracts';
-import { createPostgresEventStore, type PostgresEventStore, type RecordedEvent } from '@fsm/eventstore';
+import type { PostgresEventStore, RecordedEvent } from '@fsm/eventstore';
 import { ticketDecider, type TicketState } from '@fsm/command-api/test-support';
 import { recordFigures } from './support/figures.js';
-import { startPrivateDatabase, type PrivateDatabase } from './support/private-postgres.js';
+import { startLogDatabase, type LogDatabase } from './support/log-database.js';
 import { freePort } from './support/free-port.js';
 import { killAllStarted, startApiProcess, startProcess } from './support/processes.js';
 import { FAULTS_TOKEN_SECRET, api, createWorld, openVisibleTicket, visitBody, worldProjected, type ApiAnswer, type World } from './support/world.js';
@@ -40,7 +40,7 @@ interface Sent {
   code: string | null;
 }
 
-let db: PrivateDatabase;
+let database: LogDatabase;
 let pool: pg.Pool;
 let store: PostgresEventStore;
 let dataDir: string;
@@ -48,15 +48,12 @@ let base: string;
 let world: World;
 
 beforeAll(async () => {
-  db = await startPrivateDatabase();
-  pool = new pg.Pool({ connectionString: db.url, max: 6 });
-  pool.on('error', () => undefined);
-  store = createPostgresEventStore({ pool, pollIntervalMs: 100 });
-  await store.migrate();
+  database = await startLogDatabase({ poolSize: 6, pollIntervalMs: 100 });
+  ({ pool, store } = database);
   dataDir = await mkdtemp(join(tmpdir(), 'fsm-faults-contention-'));
   world = await createWorld(pool, store, { technicians: 4 });
   // Redis is not involved in commands: the API's probe points at a port where nothing listens.
-  const env = { DATABASE_URL: db.url, DATA_DIR: dataDir, TOKEN_SECRET: FAULTS_TOKEN_SECRET, REDIS_URL: `redis://127.0.0.1:${await freePort()}` };
+  const env = { DATABASE_URL: database.db.url, DATA_DIR: dataDir, TOKEN_SECRET: FAULTS_TOKEN_SECRET, REDIS_URL: `redis://127.0.0.1:${await freePort()}` };
   startProcess('projections/src/main.ts', { ...env, LOG_LEVEL: 'silent' }, 'projections');
   base = (await startApiProcess(env, await freePort())).url;
   await worldProjected(pool, world);
@@ -64,9 +61,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await killAllStarted();
-  await store?.close();
-  await pool?.end();
-  await db?.destroy();
+  await database?.close();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 

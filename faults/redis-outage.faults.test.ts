@@ -1,12 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresEventStore, type PostgresEventStore } from '@fsm/eventstore';
+import type { PostgresEventStore } from '@fsm/eventstore';
 import { startSmtpCatcher, type SmtpCatcher } from '@fsm/workers/test-support';
 import { recordFigures } from './support/figures.js';
-import { startPrivateDatabase, type PrivateDatabase } from './support/private-postgres.js';
+import { startLogDatabase, type LogDatabase } from './support/log-database.js';
 import { freePort } from './support/free-port.js';
 import { startPrivateRedis, type PrivateRedis } from './support/private-redis.js';
 import { killAllStarted, startApiProcess, startProcess, type RoleProcess } from './support/processes.js';
@@ -30,7 +30,7 @@ const USERS = 3;
 const MAX_CLOSES = 12;
 const MAX_EMAILS = 8;
 
-let db: PrivateDatabase;
+let database: LogDatabase;
 let pool: pg.Pool;
 let store: PostgresEventStore;
 let redis: PrivateRedis;
@@ -42,16 +42,13 @@ let apiProcess: RoleProcess;
 let workers: RoleProcess;
 
 beforeAll(async () => {
-  db = await startPrivateDatabase();
-  pool = new pg.Pool({ connectionString: db.url, max: 6 });
-  pool.on('error', () => undefined);
-  store = createPostgresEventStore({ pool, notify: false });
-  await store.migrate();
+  database = await startLogDatabase({ poolSize: 6, notify: false });
+  ({ pool, store } = database);
   world = await createWorld(pool, store, { technicians: 2 });
   redis = await startPrivateRedis();
   smtp = await startSmtpCatcher();
   dataDir = await mkdtemp(join(tmpdir(), 'fsm-faults-redis-'));
-  const env = { DATABASE_URL: db.url, DATA_DIR: dataDir, TOKEN_SECRET: FAULTS_TOKEN_SECRET, REDIS_URL: redis.url, SMTP_URL: smtp.url, MAIL_FROM: 'Agence Lyon <rapports@agence.test>' };
+  const env = { DATABASE_URL: database.db.url, DATA_DIR: dataDir, TOKEN_SECRET: FAULTS_TOKEN_SECRET, REDIS_URL: redis.url, SMTP_URL: smtp.url, MAIL_FROM: 'Agence Lyon <rapports@agence.test>' };
   startProcess('projections/src/main.ts', { ...env, LOG_LEVEL: 'silent' }, 'projections');
   workers = startProcess('faults/support/workers-process.ts', { ...env, LOCK_MS: '5000', LOG_LEVEL: 'warn' }, 'workers');
   ({ process: apiProcess, url: base } = await startApiProcess(env, await freePort()));
@@ -63,9 +60,7 @@ afterAll(async () => {
   await killAllStarted();
   await smtp?.close();
   await redis?.destroy();
-  await store?.close();
-  await pool?.end();
-  await db?.destroy();
+  await database?.close();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 

@@ -1,15 +1,15 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportStreamId } from '@fsm/contracts';
-import { createBlobStore, createPostgresEventStore, type BlobStore, type PostgresEventStore, type RecordedEvent } from '@fsm/eventstore';
+import { createBlobStore, type BlobStore, type PostgresEventStore, type RecordedEvent } from '@fsm/eventstore';
 import { ProjectionRunner, readModelProjectors } from '@fsm/projections';
 import { createQueues, type Queues } from '@fsm/workers';
 import { appendAgence, appendClosedTicket, appendEmailRequests, appendTemplate, startSmtpCatcher, type SmtpCatcher } from '@fsm/workers/test-support';
 import { recordFigures } from './support/figures.js';
-import { startPrivateDatabase, type PrivateDatabase } from './support/private-postgres.js';
+import { startLogDatabase, type LogDatabase } from './support/log-database.js';
 import { startPrivateRedis, type PrivateRedis } from './support/private-redis.js';
 import { killAllStarted, startProcess, type RoleProcess } from './support/processes.js';
 import { sleep, until } from './support/wait.js';
@@ -30,7 +30,7 @@ import { sleep, until } from './support/wait.js';
  */
 
 const LOCK_MS = 2_000;
-let db: PrivateDatabase;
+let database: LogDatabase;
 let pool: pg.Pool;
 let store: PostgresEventStore;
 let runner: ProjectionRunner;
@@ -42,11 +42,8 @@ let dataDir: string;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  db = await startPrivateDatabase();
-  pool = new pg.Pool({ connectionString: db.url, max: 6 });
-  pool.on('error', () => undefined);
-  store = createPostgresEventStore({ pool, pollIntervalMs: 100 });
-  await store.migrate();
+  database = await startLogDatabase({ poolSize: 6, pollIntervalMs: 100 });
+  ({ pool, store } = database);
   runner = new ProjectionRunner({ pool, store, projectors: readModelProjectors, standbyRetryMs: 200 });
   await runner.migrate();
   await runner.start();
@@ -55,7 +52,7 @@ beforeAll(async () => {
   queues = createQueues(redis.url);
   dataDir = await mkdtemp(join(tmpdir(), 'fsm-faults-workers-'));
   blobs = createBlobStore(join(dataDir, 'files'));
-  env = { DATABASE_URL: db.url, REDIS_URL: redis.url, DATA_DIR: dataDir, SMTP_URL: smtp.url, LOCK_MS: String(LOCK_MS), LOG_LEVEL: 'warn', MAIL_FROM: 'Agence Lyon <rapports@agence.test>' };
+  env = { DATABASE_URL: database.db.url, REDIS_URL: redis.url, DATA_DIR: dataDir, SMTP_URL: smtp.url, LOCK_MS: String(LOCK_MS), LOG_LEVEL: 'warn', MAIL_FROM: 'Agence Lyon <rapports@agence.test>' };
 }, 120_000);
 
 afterAll(async () => {
@@ -64,9 +61,7 @@ afterAll(async () => {
   await smtp?.close();
   await redis?.destroy();
   await runner?.stop();
-  await store?.close();
-  await pool?.end();
-  await db?.destroy();
+  await database?.close();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 

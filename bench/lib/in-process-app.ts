@@ -1,12 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { parseEnv } from '@fsm/contracts';
-import { buildApp, createRateLimitRedis, createTokenService, LiveHub, connectLiveHub, type AppDeps } from '@fsm/command-api';
-import { createBlobStore, createPostgresEventStore, type PostgresEventStore } from '@fsm/eventstore';
+import { buildApp, createAppDeps, createTokenService, type AppDeps } from '@fsm/command-api';
+import { createPostgresEventStore, type PostgresEventStore } from '@fsm/eventstore';
 import { ProjectionRunner, ProjectionWatcher, readModelProjectors } from '@fsm/projections';
-import { createBullPreviewer, migrateAuth } from '@fsm/command-api/test-support';
+import { migrateAuth } from '@fsm/command-api/test-support';
 
 /**
  * The real app on the bench database, without a listener: what the seed uses
@@ -38,23 +36,18 @@ export async function startInProcessApp(databaseUrl: string, dataDir: string): P
   await watcher.start();
   // A long wait for read-your-writes: on a shared server other databases' transactions can hold projections back.
   const env = parseEnv({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'silent', TOKEN_SECRET: BENCH_TOKEN_SECRET, READ_YOUR_WRITES_TIMEOUT_MS: '60000', REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/5' });
-  const live = new LiveHub((a, b) => store.comparePositions(a, b));
-  connectLiveHub(watcher, live);
-  const deps: AppDeps = {
+  const deps = createAppDeps({
     env,
     pool,
     store,
     watcher,
-    live,
     tokens: createTokenService({ secret: BENCH_TOKEN_SECRET, ttlHours: 24 }),
-    blobs: createBlobStore(join(dataDir, 'files')),
-    rateLimits: { redis: createRateLimitRedis(env.REDIS_URL), prefix: 'fsmbench-seed:rate-limit:' },
     redisPing: async () => true,
     clock: () => new Date(),
-    newId: randomUUID,
-    // Template previews are never asked for by the seed; the previewer is required by AppDeps.
-    previews: createBullPreviewer({ redisUrl: env.REDIS_URL, prefix: 'fsmbench-seed', timeoutMs: 10_000 }),
-  };
+    keyPrefix: 'fsmbench-seed',
+    // The seed never asks for a template preview: the previewer AppDeps requires is built but stays idle.
+    previewTimeoutMs: 10_000,
+  });
   const app = await buildApp(deps);
   return {
     app,

@@ -1,11 +1,13 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import type pg from 'pg';
 import type { Env } from '@fsm/contracts';
-import type { BlobStore, EventStore } from '@fsm/eventstore';
+import { createBlobStore, type BlobStore, type EventStore } from '@fsm/eventstore';
 import type { ProjectionWatcher } from '@fsm/projections';
 import type { TokenService } from './auth/tokens.js';
-import type { RateLimitBackend } from './http/rate-limits.js';
-import type { LiveHub } from './live/live-hub.js';
-import type { TemplatePreviewer } from './previews/template-previewer.js';
+import { createRateLimitRedis, type RateLimitBackend } from './http/rate-limits.js';
+import { LiveHub, connectLiveHub } from './live/live-hub.js';
+import { createBullPreviewer, type TemplatePreviewer } from './previews/template-previewer.js';
 
 /**
  * Everything the app needs from the outside world. Only `main.ts` (or the
@@ -30,4 +32,45 @@ export interface AppDeps {
   newId: () => string;
   /** Folder of the built web UI to serve, if any. */
   webRoot?: string | undefined;
+}
+
+export interface AppDepsOptions {
+  env: Env;
+  pool: pg.Pool;
+  store: EventStore;
+  /** Started or not: the live hub only listens to it. */
+  watcher: ProjectionWatcher;
+  tokens: TokenService;
+  redisPing: () => Promise<boolean>;
+  clock: () => Date;
+  /** Redis key prefix of the rate-limit counters and of the template previews' BullMQ queue. */
+  keyPrefix: string;
+  previewTimeoutMs?: number;
+  webRoot?: string | undefined;
+}
+
+/**
+ * The real dependencies around a watcher: the live hub it feeds, the blob store
+ * under DATA_DIR, rate limits and template previews in Redis. `main.ts`, the
+ * test harness and the benchmark's in-process app all build the app on these.
+ */
+export function createAppDeps(options: AppDepsOptions): AppDeps {
+  const { env, store, watcher, keyPrefix } = options;
+  const live = new LiveHub((a, b) => store.comparePositions(a, b));
+  connectLiveHub(watcher, live);
+  return {
+    env,
+    pool: options.pool,
+    store,
+    watcher,
+    live,
+    tokens: options.tokens,
+    blobs: createBlobStore(join(env.DATA_DIR, 'files')),
+    rateLimits: { redis: createRateLimitRedis(env.REDIS_URL), prefix: `${keyPrefix}:rate-limit:` },
+    redisPing: options.redisPing,
+    previews: createBullPreviewer({ redisUrl: env.REDIS_URL, prefix: keyPrefix, timeoutMs: options.previewTimeoutMs }),
+    clock: options.clock,
+    newId: randomUUID,
+    webRoot: options.webRoot,
+  };
 }

@@ -1,21 +1,17 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Env } from '@fsm/contracts';
-import { createBlobStore, type EventStore } from '@fsm/eventstore';
-import { join } from 'node:path';
+import type { EventStore } from '@fsm/eventstore';
 import { ProjectionWatcher } from '@fsm/projections';
 import { buildApp } from './app.js';
-import type { AppDeps } from './app-deps.js';
+import { createAppDeps } from './app-deps.js';
 import { demoCredentialsText, runDemoSeed } from './seed/demo-seed.js';
 import { demoSeedSteps } from './seed/demo-steps.js';
 import { migrateAuth } from './auth/credentials.js';
 import { migrateIdempotency } from './http/idempotency.js';
 import { createTokenService } from './auth/tokens.js';
-import { createRateLimitRedis } from './http/rate-limits.js';
-import { LiveHub, connectLiveHub } from './live/live-hub.js';
-import { createBullPreviewer } from './previews/template-previewer.js';
+import type { LiveHub } from './live/live-hub.js';
 import { resolveTokenSecret } from './token-secret.js';
 
 export interface StartApiOptions {
@@ -43,26 +39,19 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
   await migrateAuth(pool);
   await migrateIdempotency(pool);
   const watcher = new ProjectionWatcher({ pool, connectionString: env.DATABASE_URL, compare: (a, b) => store.comparePositions(a, b) });
-  const live = new LiveHub((a, b) => store.comparePositions(a, b));
-  connectLiveHub(watcher, live);
-  await watcher.start();
-  const rateLimitRedis = createRateLimitRedis(env.REDIS_URL);
-  const tokens = createTokenService({ secret: await resolveTokenSecret(env), ttlHours: env.TOKEN_TTL_HOURS });
-  const deps: AppDeps = {
+  const deps = createAppDeps({
     env,
     pool,
     store,
     watcher,
-    live,
-    tokens,
-    blobs: createBlobStore(join(env.DATA_DIR, 'files')),
-    rateLimits: { redis: rateLimitRedis, prefix: `${options.queuePrefix ?? 'fsm'}:rate-limit:` },
+    tokens: createTokenService({ secret: await resolveTokenSecret(env), ttlHours: env.TOKEN_TTL_HOURS }),
     redisPing: options.redisPing,
-    previews: createBullPreviewer({ redisUrl: env.REDIS_URL, prefix: options.queuePrefix ?? 'fsm' }),
     clock: () => new Date(),
-    newId: randomUUID,
+    keyPrefix: options.queuePrefix ?? 'fsm',
     webRoot: options.webRoot,
-  };
+  });
+  await watcher.start();
+  const { live } = deps;
   const app = await buildApp(deps, { loggerInstance: logger.child({ role: 'api' }) });
   if (env.SEED_DEMO && (await runDemoSeed(app, deps, demoSeedSteps))) {
     logger.info('données de démonstration créées');
@@ -78,7 +67,7 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
       live.closeAll();
       await app.close();
       await deps.previews.close();
-      rateLimitRedis.disconnect();
+      deps.rateLimits.redis.disconnect();
       await watcher.close();
     },
   };

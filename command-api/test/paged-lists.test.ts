@@ -59,12 +59,7 @@ async function seedTickets(world: TwoAgencyWorld): Promise<void> {
     });
     ids.push(id);
     const step = i % 6;
-    if (step === 0) continue; // ouvert
-    await seed.take(id, technicien, at(0.5));
-    if (step === 1) continue; // en_cours
-    if (step === 2 || step === 5) await seed.reintervene(id, { arriveAt: at(2), closedAt: at(3), devis: 1 }); // intervention
-    if (step === 2) continue;
-    await seed.close(id, { arriveAt: at(i % 4 === 0 ? 80 : 5), closedAt: at(i % 4 === 0 ? 81 : 6), devis: step === 3 || i % 8 === 4 ? 1 : 0 });
+    await seed.cycle(id, step, technicien, at, { late: i % 4 === 0, devis: step === 3 || i % 8 === 4 ? 1 : 0 });
     if (step === 3 && i % 4 === 1 && openedAt < '2025-06-15') await seed.validateQuote(id, '2025-06-18');
   }
 }

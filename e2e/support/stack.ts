@@ -12,9 +12,7 @@ import { SMTPServer } from 'smtp-server';
 import { parseEnv } from '@fsm/contracts';
 import { createEventStore, productPoolConfig } from '@fsm/eventstore';
 import { createTestDatabase, type TestDatabase } from '@fsm/eventstore/test-support';
-import { startApi, createRedisProbe } from '@fsm/command-api';
-import { startProjections } from '@fsm/projections';
-import { startWorkers } from '@fsm/workers';
+import { startAllRoles } from '@fsm/launcher';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const WEB_ROOT = join(REPO_ROOT, 'web', 'dist');
@@ -158,11 +156,7 @@ export async function startStack(label: string): Promise<Stack> {
   });
   const store = createEventStore({ EVENTSTORE_URL: env.EVENTSTORE_URL, DATABASE_URL: env.DATABASE_URL }, { pool });
   await store.migrate();
-  const projections = await startProjections({ pool, store, logger: logger.child({ role: 'projections' }) });
-  const workers = await startWorkers({ env, pool, store, logger, queuePrefix });
-  const redisProbe = createRedisProbe(env.REDIS_URL);
-  const api = await startApi({ env, pool, store, logger, redisPing: () => redisProbe.ping(), webRoot, queuePrefix });
-  projections.on('advanced', (advance) => api.watcher.observe(advance));
+  const roles = await startAllRoles({ env, pool, store, logger, webRoot, queuePrefix });
 
   return {
     baseUrl: env.PUBLIC_URL,
@@ -175,12 +169,7 @@ export async function startStack(label: string): Promise<Stack> {
     async stop() {
       if (stopped) return;
       stopped = true;
-      await api.close().catch(() => undefined);
-      await workers.close().catch(() => undefined);
-      await projections.stop().catch(() => undefined);
-      await redisProbe.close().catch(() => undefined);
-      await store.close().catch(() => undefined);
-      await pool.end().catch(() => undefined);
+      await roles.close();
       await smtp.close().catch(() => undefined);
       // pool.end() can resolve while ended clients are still closing their
       // sockets; DROP DATABASE ... WITH (FORCE) would then kill them mid-close

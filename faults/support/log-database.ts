@@ -18,6 +18,8 @@ export interface LogDatabaseOptions {
   fastCommits?: boolean;
   /** false: no NOTIFY after appends (the processes under test poll anyway). */
   notify?: boolean;
+  /** How often the test's own subscribers (a projection runner) poll the log. */
+  pollIntervalMs?: number;
 }
 
 export async function startLogDatabase(options: LogDatabaseOptions): Promise<LogDatabase> {
@@ -25,7 +27,7 @@ export async function startLogDatabase(options: LogDatabaseOptions): Promise<Log
   const pool = new pg.Pool({ connectionString: db.url, max: options.poolSize, ...(options.fastCommits ? { options: '-c synchronous_commit=off' } : {}) });
   // A test that stops or restarts the server must not crash on the pool's idle clients.
   pool.on('error', () => undefined);
-  const store = createPostgresEventStore({ pool, notify: options.notify });
+  const store = createPostgresEventStore({ pool, notify: options.notify, pollIntervalMs: options.pollIntervalMs });
   await store.migrate();
   return {
     db,

@@ -1,1 +1,1 @@
-export {};
+export * from './all-roles.js';

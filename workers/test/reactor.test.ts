@@ -6,8 +6,8 @@ import { createPostgresEventStore, type EventStore, type RecordedEvent } from '@
 import { createTestDatabase, type TestDatabase } from '@fsm/eventstore/test-support';
 import { createQueues, type Queues } from '../src/queues.js';
 import { Reactor, type Reaction } from '../src/reactor.js';
+import { TEST_REDIS_URL, obliterateQueues } from './support/test-workers.js';
 
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 let db: TestDatabase;
 let pool: pg.Pool;
 let store: EventStore & { migrate(): Promise<void> };
@@ -20,11 +20,11 @@ beforeAll(async () => {
   pool.on('error', () => undefined); // DROP DATABASE … WITH (FORCE) at the end
   store = createPostgresEventStore({ pool, pollIntervalMs: 50 });
   await store.migrate();
-  queues = createQueues(redisUrl, prefix);
+  queues = createQueues(TEST_REDIS_URL, prefix);
 });
 
 afterAll(async () => {
-  for (const name of ['reports', 'emails', 'exports'] as const) await queues.get(name).obliterate({ force: true }).catch(() => undefined);
+  await obliterateQueues(queues);
   await queues?.close();
   await store?.close();
   await pool?.end();

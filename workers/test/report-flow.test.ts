@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'bullmq';
 import pg from 'pg';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEnv, reportEmailSubject, type Env, type ReportGeneratedData } from '@fsm/contracts';
 import type { BlobStore, EventStore } from '@fsm/eventstore';
@@ -17,6 +16,7 @@ import { createThreadRenderer } from '../src/reports/report-renderer.js';
 import { reactions, startWorkers, type RunningWorkers } from '../src/start-workers.js';
 import { pdfText } from './support/pdf-text.js';
 import { startSmtpCatcher, type SmtpCatcher } from './support/smtp-catcher.js';
+import { TEST_REDIS_URL, obliterateQueues, silentLogger } from './support/test-workers.js';
 import { openReadModelWorld, reportEvents, waitFor, type ReadModelWorld } from './support/read-model-world.js';
 import { appendAgence, appendClientWithSite, appendClosedTicket, appendEmailRequests, appendTemplate, type ClosedTicket } from './support/ticket-fixture.js';
 
@@ -29,8 +29,6 @@ import { appendAgence, appendClientWithSite, appendClosedTicket, appendEmailRequ
  * SMTP server.
  */
 
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const logger = pino({ level: 'silent' });
 let world: ReadModelWorld;
 let pool: pg.Pool;
 let store: EventStore & { migrate(): Promise<void> };
@@ -44,13 +42,13 @@ beforeAll(async () => {
   world = await openReadModelWorld('workers_reports');
   ({ pool, store, runner, blobs } = world);
   smtp = await startSmtpCatcher();
-  env = parseEnv({ DATABASE_URL: world.db.url, REDIS_URL: redisUrl, DATA_DIR: world.dataDir, SMTP_URL: smtp.url, NODE_ENV: 'test', LOG_LEVEL: 'silent', MAIL_FROM: 'Agence Lyon <rapports@agence.test>' });
+  env = parseEnv({ DATABASE_URL: world.db.url, REDIS_URL: TEST_REDIS_URL, DATA_DIR: world.dataDir, SMTP_URL: smtp.url, NODE_ENV: 'test', LOG_LEVEL: 'silent', MAIL_FROM: 'Agence Lyon <rapports@agence.test>' });
 });
 
 afterAll(async () => {
   for (const prefix of prefixes) {
-    const queues = createQueues(redisUrl, prefix);
-    for (const name of ['reports', 'emails', 'exports'] as const) await queues.get(name).obliterate({ force: true }).catch(() => undefined);
+    const queues = createQueues(TEST_REDIS_URL, prefix);
+    await obliterateQueues(queues);
     await queues.close();
   }
   await smtp?.close();
@@ -79,7 +77,7 @@ describe('reports and e-mails through the reactor', () => {
   const refused = 'inconnu@example.fr';
 
   beforeAll(async () => {
-    workers = await startWorkers({ env, pool, store, logger, queuePrefix: newPrefix(), reactorName: 'reactor-a', backoffMs: 100 });
+    workers = await startWorkers({ env, pool, store, logger: silentLogger, queuePrefix: newPrefix(), reactorName: 'reactor-a', backoffMs: 100 });
   });
   afterAll(async () => workers?.close());
 
@@ -169,12 +167,12 @@ describe('a worker killed in the middle of a job', () => {
 
   it('has its job retried, and a replay from position 0 adds no report and no e-mail', { timeout: 120_000 }, async () => {
     const prefix = newPrefix();
-    queues = createQueues(redisUrl, prefix);
+    queues = createQueues(TEST_REDIS_URL, prefix);
     const lockMs = 1500;
     const script = fileURLToPath(new URL('./support/worker-process.ts', import.meta.url));
     child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', script], {
       cwd: fileURLToPath(new URL('../../', import.meta.url)),
-      env: { ...process.env, DATABASE_URL: world.db.url, REDIS_URL: redisUrl, DATA_DIR: world.dataDir, SMTP_URL: smtp.url, QUEUE_PREFIX: prefix, LOCK_MS: String(lockMs), NODE_ENV: 'test', LOG_LEVEL: 'silent' },
+      env: { ...process.env, DATABASE_URL: world.db.url, REDIS_URL: TEST_REDIS_URL, DATA_DIR: world.dataDir, SMTP_URL: smtp.url, QUEUE_PREFIX: prefix, LOCK_MS: String(lockMs), NODE_ENV: 'test', LOG_LEVEL: 'silent' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -213,7 +211,7 @@ describe('a worker killed in the middle of a job', () => {
     for (const email of recipients) expect(acceptedFor(email)).toHaveLength(0);
 
     // A new worker finds the stalled jobs (their lock expired) and runs them again.
-    replacement = await startWorkers({ env, pool, store, logger, queuePrefix: prefix, reactor: false, lockDurationMs: lockMs, stalledIntervalMs: 500, backoffMs: 100 });
+    replacement = await startWorkers({ env, pool, store, logger: silentLogger, queuePrefix: prefix, reactor: false, lockDurationMs: lockMs, stalledIntervalMs: 500, backoffMs: 100 });
     for (const email of recipients) await waitFor(async () => acceptedFor(email).length === 1, 60_000);
 
     // Replay from position 0, first with the queue remembering its jobs (none added), then with the jobs forgotten (all run again).
@@ -275,9 +273,9 @@ describe('a report started while the read models are behind', () => {
 
   it('is not rendered until they reach its visit, then prints the template, agency block, client address and contact', { timeout: 120_000 }, async () => {
     const prefix = newPrefix();
-    queues = createQueues(redisUrl, prefix);
+    queues = createQueues(TEST_REDIS_URL, prefix);
     // The first describe's reactor name: its checkpoint is at the head, so only this test's visits are enqueued.
-    workers = await startWorkers({ env, pool, store, logger, queuePrefix: prefix, reactorName: 'reactor-a', backoffMs: 100 });
+    workers = await startWorkers({ env, pool, store, logger: silentLogger, queuePrefix: prefix, reactorName: 'reactor-a', backoffMs: 100 });
     await runner.stop();
 
     const templateId = await appendTemplate(
@@ -331,12 +329,12 @@ describe('a report started while the read models are behind', () => {
     await workers?.close();
     workers = undefined;
     const prefix = newPrefix();
-    const behindQueues = createQueues(redisUrl, prefix);
+    const behindQueues = createQueues(TEST_REDIS_URL, prefix);
     const renderer = createThreadRenderer();
     const worker = new Worker(
       'reports',
       reportsProcessor({ pool, store, blobs, renderer, clock: () => new Date(), readModelsPatienceMs: 0, readModelsWaitMs: 0 }),
-      { connection: { url: redisUrl, maxRetriesPerRequest: null }, prefix },
+      { connection: { url: TEST_REDIS_URL, maxRetriesPerRequest: null }, prefix },
     );
     await runner.stop();
     try {

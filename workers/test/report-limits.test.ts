@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import pg from 'pg';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEMPLATE_PREVIEW_JOB, TEMPLATE_PREVIEW_QUEUE, parseEnv, type Env, type ReportGeneratedData, type ReportGenerationFailedData } from '@fsm/contracts';
 import { craftedJpeg, craftedPng } from '@fsm/contracts/test-support';
@@ -12,6 +11,7 @@ import { IMAGE_TOO_LARGE_TEXT } from '../src/reports/report-facts.js';
 import { createThreadRenderer } from '../src/reports/report-renderer.js';
 import { startWorkers, type RunningWorkers, type StartWorkersOptions } from '../src/start-workers.js';
 import { pdfText } from './support/pdf-text.js';
+import { TEST_REDIS_URL, obliterateQueues, silentLogger } from './support/test-workers.js';
 import { openReadModelWorld, reportEvents, waitFor, type ReadModelWorld } from './support/read-model-world.js';
 import { appendAgence, appendClosedTicket, appendTemplate } from './support/ticket-fixture.js';
 
@@ -22,8 +22,6 @@ import { appendAgence, appendClosedTicket, appendTemplate } from './support/tick
  * budget, renders over their budget, and reports while a preview is busy.
  */
 
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const logger = pino({ level: 'silent' });
 let world: ReadModelWorld;
 let pool: pg.Pool;
 let store: EventStore & { migrate(): Promise<void> };
@@ -36,7 +34,7 @@ const running: RunningWorkers[] = [];
 beforeAll(async () => {
   world = await openReadModelWorld('workers_report_limits');
   ({ pool, store, runner, blobs } = world);
-  env = parseEnv({ DATABASE_URL: world.db.url, REDIS_URL: redisUrl, DATA_DIR: world.dataDir, NODE_ENV: 'test', LOG_LEVEL: 'silent' });
+  env = parseEnv({ DATABASE_URL: world.db.url, REDIS_URL: TEST_REDIS_URL, DATA_DIR: world.dataDir, NODE_ENV: 'test', LOG_LEVEL: 'silent' });
 });
 
 /** Each describe stops its workers: their reactors would otherwise take the next describe's tickets too. */
@@ -45,10 +43,10 @@ const stopWorkers = () => Promise.all(running.splice(0).map((workers) => workers
 afterAll(async () => {
   await stopWorkers();
   for (const prefix of prefixes) {
-    const queues = createQueues(redisUrl, prefix);
-    for (const name of ['reports', 'emails', 'exports'] as const) await queues.get(name).obliterate({ force: true }).catch(() => undefined);
+    const queues = createQueues(TEST_REDIS_URL, prefix);
+    await obliterateQueues(queues);
     await queues.close();
-    const previews = new Queue(TEMPLATE_PREVIEW_QUEUE, { connection: { url: redisUrl }, prefix });
+    const previews = new Queue(TEMPLATE_PREVIEW_QUEUE, { connection: { url: TEST_REDIS_URL }, prefix });
     await previews.obliterate({ force: true }).catch(() => undefined);
     await previews.close();
   }
@@ -60,7 +58,7 @@ afterAll(async () => {
 async function start(options: Partial<StartWorkersOptions> = {}): Promise<{ workers: RunningWorkers; prefix: string }> {
   const prefix = `test-limits-${randomUUID().slice(0, 8)}`;
   prefixes.push(prefix);
-  const workers = await startWorkers({ env, pool, store, logger, queuePrefix: prefix, reactorName: `reactor-${prefix}`, backoffMs: 10, ...options });
+  const workers = await startWorkers({ env, pool, store, logger: silentLogger, queuePrefix: prefix, reactorName: `reactor-${prefix}`, backoffMs: 10, ...options });
   running.push(workers);
   return { workers, prefix };
 }
@@ -100,7 +98,7 @@ describe('with the default budgets', () => {
   });
 
   it('completes a report while a heavy preview holds the preview thread: reports do not queue behind previews', { timeout: 120_000 }, async () => {
-    const previews = new Queue(TEMPLATE_PREVIEW_QUEUE, { connection: { url: redisUrl }, prefix });
+    const previews = new Queue(TEMPLATE_PREVIEW_QUEUE, { connection: { url: TEST_REDIS_URL }, prefix });
     try {
       const preview = await previews.add(TEMPLATE_PREVIEW_JOB, { contentHtml: HEAVY_TEMPLATE, deadlineAt: Date.now() + 120_000 });
       await waitFor(async () => (await previews.getJob(preview.id!))?.isActive(), 60_000);
@@ -146,7 +144,7 @@ describe('a report over its render budget on every attempt', () => {
     const event = await waitFor(outcome(ticket.closedEventId), 60_000);
     expect(event.type).toBe('ReportGenerationFailed');
     expect((event.data as ReportGenerationFailedData).error).toBe('Rendu interrompu : plus de 1 ms de calcul.');
-    const queues = createQueues(redisUrl, prefix);
+    const queues = createQueues(TEST_REDIS_URL, prefix);
     try {
       const job = await queues.get('reports').getJob(`report-${ticket.closedEventId}`);
       await waitFor(async () => (await job!.getState()) === 'failed', 60_000);

@@ -5,22 +5,20 @@ import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { agenceEventSchema, agenceStreamId, defaultPermissionsForRole, parseEnv, parseRecorded, userEventSchema, userStreamId, type Role } from '@fsm/contracts';
-import { createBlobStore, createPostgresEventStore, type EventStore } from '@fsm/eventstore';
+import { createPostgresEventStore, type EventStore } from '@fsm/eventstore';
 import { createTestDatabase, type TestDatabase } from '@fsm/eventstore/test-support';
 import { ProjectionRunner, ProjectionWatcher, readModelProjectors } from '@fsm/projections';
-import type { AppDeps } from '../app-deps.js';
+import { createAppDeps, type AppDeps } from '../app-deps.js';
 import { buildApp } from '../app.js';
 import { migrateAuth } from '../auth/credentials.js';
 import { migrateIdempotency } from '../http/idempotency.js';
 import { createTokenService } from '../auth/tokens.js';
-import { createRateLimitRedis, type RateLimitBackend } from '../http/rate-limits.js';
+import type { RateLimitBackend } from '../http/rate-limits.js';
 import { commandContext } from '../commands/command-context.js';
 import { execute, type Actor } from '../commands/execute.js';
 import { handleCreateStaffUser, handleCreateTelesurvAccount } from '../commands/user-commands.js';
 import { agenceDecider } from '../domain/agence/index.js';
 import { userDecider } from '../domain/user/index.js';
-import { LiveHub, connectLiveHub } from '../live/live-hub.js';
-import { createBullPreviewer } from '../previews/template-previewer.js';
 
 export const TEST_PASSWORD = 'Test-2026!';
 
@@ -99,24 +97,19 @@ export async function createApiHarness(label: string, options: ApiHarnessOptions
     NODE_ENV: 'test',
     READ_YOUR_WRITES_TIMEOUT_MS: String(options.readYourWritesTimeoutMs ?? 30_000),
   });
-  const live = new LiveHub((a, b) => store.comparePositions(a, b));
-  connectLiveHub(watcher, live);
   const queuePrefix = `api${randomUUID().slice(0, 8)}`;
-  const deps: AppDeps = {
+  const deps = createAppDeps({
     env,
     pool,
     store,
     watcher,
-    live,
     tokens: createTokenService({ secret: 'test-secret-that-is-long-enough-0123456789', ttlHours: 1, now: () => now ?? new Date() }),
-    blobs: createBlobStore(join(dataDir, 'files')),
-    // Each file its own key prefix: limits counted by one file never reach another.
-    rateLimits: { redis: createRateLimitRedis(env.REDIS_URL), prefix: `${queuePrefix}:rate-limit:` },
     redisPing: async () => true,
-    previews: createBullPreviewer({ redisUrl: env.REDIS_URL, prefix: queuePrefix, timeoutMs: 10_000 }),
     clock: () => now ?? new Date(),
-    newId: randomUUID,
-  };
+    // Each file its own key prefix: limits counted by one file never reach another.
+    keyPrefix: queuePrefix,
+    previewTimeoutMs: 10_000,
+  });
   const app = await buildApp(deps);
   const system: Actor = { userId: null, userName: 'système', correlationId: randomUUID() };
   const context = commandContext(deps);

@@ -14,7 +14,6 @@ export { siteDecider } from '../domain/site/index.js';
 export { templateDecider } from '../domain/template/index.js';
 export { ticketDecider, type TicketCommand, type TicketState } from '../domain/ticket/index.js';
 export { userDecider } from '../domain/user/index.js';
-export { createBullPreviewer } from '../previews/template-previewer.js';
 export { appendInstallationTree } from './installation-tree.js';
 export { DEMO_METIERS } from '../seed/management-demo-step.js';
 export { DEMO_SIGNATURE_DATA_URL } from '../seed/ticket-demo-step.js';

@@ -134,5 +134,20 @@ export function ticketSeed(h: ApiHarness) {
     async validateQuote(ticketId: string, dateEnregistrementDevis: string): Promise<void> {
       await ticketCommand(ticketId, { type: 'ValidateQuote', data: { numeroDevis: 'D-2025-001', dateEnregistrementDevis, validatedAt: '2025-06-30T08:00:00.000Z' } });
     },
+
+    /**
+     * The list tests' status cycle: `step` 0 leaves the ticket open, 1 in
+     * charge, 2 with a re-intervention, 3 and 4 closed, 5 closed after a
+     * re-intervention; `at(hours)` is that long after it opened, and a `late`
+     * close comes after 80 hours.
+     */
+    async cycle(ticketId: string, step: number, technicien: TicketPerson, at: (hours: number) => string, close: { late: boolean; devis: 0 | 1 }): Promise<void> {
+      if (step === 0) return; // ouvert
+      await this.take(ticketId, technicien, at(0.5));
+      if (step === 1) return; // en_cours
+      if (step === 2 || step === 5) await this.reintervene(ticketId, { arriveAt: at(2), closedAt: at(3), devis: 1 }); // intervention
+      if (step === 2) return;
+      await this.close(ticketId, { arriveAt: at(close.late ? 80 : 5), closedAt: at(close.late ? 81 : 6), devis: close.devis });
+    },
   };
 }

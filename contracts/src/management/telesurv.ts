@@ -11,12 +11,16 @@ import { entityVersionSchema } from './version.js';
  * TelesurvAgencesSet). These are the bodies and answers of /api/telesurv.
  */
 
+/** An account's fields; `required` is the message of a missing name or e-mail. */
+const telesurvFields = (required: string) =>
+  z.object({
+    nom: requiredText(required),
+    email: requiredEmail(required),
+    telephone: optionalText(30),
+  });
+
 /** What the aggregate decides on at creation (the password goes to the credentials table). */
-export const telesurvAccountFieldsSchema = z.object({
-  nom: requiredText(M.telesurvFieldsRequired),
-  email: requiredEmail(M.telesurvFieldsRequired),
-  telephone: optionalText(30),
-});
+export const telesurvAccountFieldsSchema = telesurvFields(M.telesurvFieldsRequired);
 export type TelesurvAccountFields = z.output<typeof telesurvAccountFieldsSchema>;
 export type TelesurvAccountFieldsInput = z.input<typeof telesurvAccountFieldsSchema>;
 
@@ -25,11 +29,7 @@ export const telesurvCreateBodySchema = telesurvAccountFieldsSchema.extend({ mot
 export type TelesurvCreateBody = z.output<typeof telesurvCreateBodySchema>;
 
 /** PUT /api/telesurv/{id} (not shown in the spec): same fields, an empty password keeps the current one. */
-export const telesurvAccountUpdateFieldsSchema = z.object({
-  nom: requiredText(M.telesurvNomEmailRequired),
-  email: requiredEmail(M.telesurvNomEmailRequired),
-  telephone: optionalText(30),
-});
+export const telesurvAccountUpdateFieldsSchema = telesurvFields(M.telesurvNomEmailRequired);
 export type TelesurvAccountUpdateFields = z.output<typeof telesurvAccountUpdateFieldsSchema>;
 export type TelesurvAccountUpdateFieldsInput = z.input<typeof telesurvAccountUpdateFieldsSchema>;
 export const telesurvUpdateBodySchema = telesurvAccountUpdateFieldsSchema.extend({

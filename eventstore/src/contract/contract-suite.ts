@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ConcurrencyError, StreamNotFoundError } from '../errors.js';
 import type { EventStore, ExpectedRevision, NewEvent, Position, RecordedEvent, SubscriptionBatch } from '../port.js';
-import { collect, newEvent, range, streamIn, uniqueCategory, waitFor, type Collector } from './test-helpers.js';
+import { closedAfterEach, newEvent, range, streamIn, uniqueCategory, waitFor } from './test-helpers.js';
 
 /**
  * The event-store contract (EVENTSTORE-CONTRACT.md, items 1-12, 15-17 and 19), written
@@ -51,28 +51,11 @@ export interface ContractAdapter {
 export function runEventStoreContract(name: string, adapter: ContractAdapter): void {
   describe(`event-store contract: ${name}`, () => {
     let harness: ContractHarness;
-    let stores: EventStore[] = [];
-    let collectors: Collector[] = [];
-
-    const openStore = async (tuning?: StoreTuning) => {
-      const store = await harness.createStore(tuning);
-      stores.push(store);
-      return store;
-    };
-    const follow = (store: EventStore, options: Parameters<typeof collect>[1]) => {
-      const collector = collect(store, options);
-      collectors.push(collector);
-      return collector;
-    };
+    const { keep, follow } = closedAfterEach();
+    const openStore = async (tuning?: StoreTuning) => keep(await harness.createStore(tuning));
 
     beforeAll(async () => {
       harness = await adapter.setup();
-    });
-    afterEach(async () => {
-      await Promise.all(collectors.map((collector) => collector.stop()));
-      await Promise.all(stores.map((store) => store.close()));
-      collectors = [];
-      stores = [];
     });
     afterAll(async () => {
       await harness?.dispose();

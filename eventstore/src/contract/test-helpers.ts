@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { afterEach } from 'vitest';
 import type { EventStore, NewEvent, Position, RecordedEvent, SubscribeOptions, SubscriptionBatch } from '../port.js';
 
 /**
@@ -38,7 +39,7 @@ export function newEvent(type: string, data: unknown = {}, metadata?: NewEvent['
   return { id: randomUUID(), type, data, ...(metadata ? { metadata } : {}) };
 }
 
-export interface Collector {
+interface Collector {
   readonly events: RecordedEvent[];
   readonly batches: SubscriptionBatch[];
   readonly errors: unknown[];
@@ -49,7 +50,7 @@ export interface Collector {
 }
 
 /** Subscribes and records everything delivered; `onBatch` may be wrapped to inject behaviour. */
-export function collect(
+function collect(
   store: EventStore,
   options: Omit<SubscribeOptions, 'onBatch'> & { onBatch?: (batch: SubscriptionBatch) => Promise<void> },
 ): Collector {
@@ -91,4 +92,35 @@ export function collect(
 
 export function range(count: number): number[] {
   return Array.from({ length: count }, (_, index) => index);
+}
+
+/** What a test opens that the file's afterEach stops (collectors) and closes (stores). */
+export interface ClosedAfterEach {
+  /** `store`, closed after the test. */
+  keep<S extends EventStore>(store: S): S;
+  /** collect() on `store`, stopped after the test (before the stores close). */
+  follow(store: EventStore, options: Parameters<typeof collect>[1]): Collector;
+}
+
+/** Registers, in the current describe, the afterEach that stops what a test followed and closes what it kept. */
+export function closedAfterEach(): ClosedAfterEach {
+  let stores: EventStore[] = [];
+  let collectors: Collector[] = [];
+  afterEach(async () => {
+    await Promise.all(collectors.map((collector) => collector.stop()));
+    await Promise.all(stores.map((store) => store.close()));
+    collectors = [];
+    stores = [];
+  });
+  return {
+    keep(store) {
+      stores.push(store);
+      return store;
+    },
+    follow(store, options) {
+      const collector = collect(store, options);
+      collectors.push(collector);
+      return collector;
+    },
+  };
 }

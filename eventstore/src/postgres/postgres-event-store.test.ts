@@ -1,9 +1,9 @@
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { collect, newEvent, range, streamIn, uniqueCategory, waitFor, type Collector } from '../contract/test-helpers.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { closedAfterEach, newEvent, range, streamIn, uniqueCategory, waitFor } from '../contract/test-helpers.js';
 import { ConcurrencyError } from '../errors.js';
 import { createTestDatabase, type TestDatabase } from '../test-support/pg-database.js';
-import { createPostgresEventStore, type PostgresEventStore, type PostgresEventStoreOptions } from './postgres-event-store.js';
+import { createPostgresEventStore, type PostgresEventStoreOptions } from './postgres-event-store.js';
 import { appendStatement, type AppendRow } from './append-statement.js';
 import { parsePostgresPosition } from './positions.js';
 
@@ -11,14 +11,8 @@ import { parsePostgresPosition } from './positions.js';
 describe('postgres event store', () => {
   let database: TestDatabase;
   let admin: pg.Pool;
-  let stores: PostgresEventStore[] = [];
-  let collectors: Collector[] = [];
-
-  const open = (options: PostgresEventStoreOptions = {}) => {
-    const store = createPostgresEventStore({ connectionString: database.url, ...options });
-    stores.push(store);
-    return store;
-  };
+  const { keep, follow } = closedAfterEach();
+  const open = (options: PostgresEventStoreOptions = {}) => keep(createPostgresEventStore({ connectionString: database.url, ...options }));
 
   beforeAll(async () => {
     database = await createTestDatabase('eventstore_postgres');
@@ -26,12 +20,6 @@ describe('postgres event store', () => {
     const migrator = createPostgresEventStore({ connectionString: database.url });
     await migrator.migrate();
     await migrator.close();
-  });
-  afterEach(async () => {
-    await Promise.all(collectors.map((collector) => collector.stop()));
-    await Promise.all(stores.map((store) => store.close()));
-    collectors = [];
-    stores = [];
   });
   afterAll(async () => {
     await admin?.end();
@@ -100,8 +88,7 @@ describe('postgres event store', () => {
       );
       expect(new Set(results.map((result) => result.nextExpectedRevision)).size).toBe(8);
     }
-    const collector = collect(writers[0]!, { from: start, filter: { categories: [category] }, batchSize: 50 });
-    collectors.push(collector);
+    const collector = follow(writers[0]!, { from: start, filter: { categories: [category] }, batchSize: 50 });
     await waitFor(() => collector.events.length >= 160, { message: '160 events' });
     expect(collector.events.map((event) => event.revision)).toEqual(range(160));
   });
@@ -112,8 +99,7 @@ describe('postgres event store', () => {
     const subscriber = open({ applicationName: 'notify-test', pollIntervalMs: 60_000, retryDelayMs: 50 });
     const category = uniqueCategory('notify');
     const stream = streamIn(category);
-    const collector = collect(subscriber, { from: await writer.headPosition(), filter: { categories: [category] } });
-    collectors.push(collector);
+    const collector = follow(subscriber, { from: await writer.headPosition(), filter: { categories: [category] } });
     await waitFor(() => collector.caughtUpCount > 0, { message: 'caught up' });
     const listenPid = await waitFor(async () => (await listenBackends('notify-test:listen'))[0], { message: 'LISTEN connection' });
 

@@ -28,7 +28,6 @@ export * from './metiers/metiers-queries.js';
 export * from './templates/templates-queries.js';
 export * from './reports/reports-queries.js';
 export * from './ticket-sla/ticket-sla-queries.js';
-export * from './exports/export-queries.js';
 export * from './changed-ids-scope.js';
 
 /**

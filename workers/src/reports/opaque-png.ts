@@ -1,4 +1,5 @@
-import { crc32, deflateSync, inflateSync } from 'node:zlib';
+import { deflateSync, inflateSync } from 'node:zlib';
+import { pngChunk } from './sample-images.js';
 
 /*
  * The signature pad saves RGBA PNGs on a white background: every pixel is
@@ -157,14 +158,6 @@ function opaqueRowsWithoutAlpha(header: PngHeader, raw: Buffer): Buffer | null {
   return out;
 }
 
-function chunk(type: string, data: Buffer): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, 'latin1');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(data, crc32(head.subarray(4))), 0);
-  return Buffer.concat([head, data, crc]);
-}
 
 function encodePng(header: PngHeader, rows: Buffer): Buffer {
   const ihdr = Buffer.alloc(13);
@@ -172,7 +165,7 @@ function encodePng(header: PngHeader, rows: Buffer): Buffer {
   ihdr.writeUInt32BE(header.height, 4);
   ihdr[8] = 8;
   ihdr[9] = WITHOUT_ALPHA[header.colorType]!;
-  return Buffer.concat([PNG_SIGNATURE, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', ihdr), pngChunk('IDAT', deflateSync(rows)), pngChunk('IEND', Buffer.alloc(0))]);
 }
 
 /** The same image without its alpha channel when that channel is opaque everywhere; otherwise the bytes given. */

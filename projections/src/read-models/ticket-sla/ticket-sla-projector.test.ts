@@ -13,7 +13,7 @@ import {
 import type { Projector } from '../../projector.js';
 import { createReadModelHarness, type ReadModelHarness } from '../../test-support/read-model-harness.js';
 import { ticketsProjector } from '../tickets/tickets-projector.js';
-import { ticketSlaProjector } from './ticket-sla-projector.js';
+import { SLA_FIGURE_COLUMNS, ticketSlaProjector, type StoredSlaFigures, type TicketSlaRow } from './ticket-sla-projector.js';
 import { homeSummaryStats, statsTicketPages, statsTickets, type StatsTicketsFilters } from './ticket-sla-queries.js';
 
 const projectors: Projector[] = [ticketsProjector, ticketSlaProjector];
@@ -106,21 +106,8 @@ async function ticket(o: OpenOptions, ...more: Ev[]): Promise<string> {
   return id;
 }
 
-interface SlaRow {
-  calendar_time: boolean;
-  sla_deadline: Date | null;
-  hours_to_arrival: number | null;
-  hours_to_closing: number | null;
-  sla_ok: boolean | null;
-  devis_due_at: Date | null;
-  devis_ok: boolean | null;
-}
-
-async function slaRow(id: string): Promise<SlaRow> {
-  const { rows } = await h.pool.query<SlaRow>(
-    'SELECT calendar_time, sla_deadline, hours_to_arrival, hours_to_closing, sla_ok, devis_due_at, devis_ok FROM rm.ticket_sla WHERE ticket_id = $1',
-    [id],
-  );
+async function slaRow(id: string): Promise<StoredSlaFigures> {
+  const { rows } = await h.pool.query<StoredSlaFigures>(`SELECT ${SLA_FIGURE_COLUMNS.join(', ')} FROM rm.ticket_sla WHERE ticket_id = $1`, [id]);
   if (!rows[0]) throw new Error(`no SLA row for ${id}`);
   return rows[0];
 }
@@ -353,18 +340,7 @@ describe('statsTickets', () => {
   });
 
   it('agrees with slaOk / devisOk on every row, whatever now', async () => {
-    const { rows } = await h.pool.query<{
-      ticket_id: string;
-      agence_id: string;
-      created_at: Date;
-      delai: number | null;
-      first_arrive_at: Date | null;
-      clos_at: Date | null;
-      devis: number;
-      date_devis: Date | null;
-      devis_registered_at: Date | null;
-      calendar_time: boolean;
-    }>('SELECT * FROM rm.ticket_sla');
+    const { rows } = await h.pool.query<TicketSlaRow>('SELECT * FROM rm.ticket_sla');
     expect(rows.length).toBeGreaterThan(20);
     for (const now of [new Date('2025-06-10T11:00:00.000Z'), new Date('2025-06-17T00:00:00.000Z'), later]) {
       const { items } = await statsTickets(h.pool, 'all', wide, now);

@@ -337,7 +337,22 @@ async function onHoraires(tx: PoolClient, recorded: RecordedEvent): Promise<stri
 
 // ─── Re-evaluation ───────────────────────────────────────────────────────────
 
-interface StoredRow {
+/** A ticket's SLA figures as rm.ticket_sla stores them. */
+export interface StoredSlaFigures {
+  calendar_time: boolean;
+  sla_deadline: Date | null;
+  hours_to_arrival: number | null;
+  hours_to_closing: number | null;
+  sla_ok: boolean | null;
+  devis_due_at: Date | null;
+  devis_ok: boolean | null;
+}
+
+/** The columns of StoredSlaFigures. */
+export const SLA_FIGURE_COLUMNS = ['calendar_time', 'sla_deadline', 'hours_to_arrival', 'hours_to_closing', 'sla_ok', 'devis_due_at', 'devis_ok'] as const;
+
+/** A row of rm.ticket_sla: the ticket's inputs of the figures, and the figures. */
+export interface TicketSlaRow extends StoredSlaFigures {
   ticket_id: string;
   agence_id: string;
   metier_id: string | null;
@@ -348,14 +363,10 @@ interface StoredRow {
   devis: number;
   date_devis: Date | null;
   devis_registered_at: Date | null;
+}
+
+interface StoredRow extends TicketSlaRow {
   ho_stats: number;
-  calendar_time: boolean;
-  sla_deadline: Date | null;
-  hours_to_arrival: number | null;
-  hours_to_closing: number | null;
-  sla_ok: boolean | null;
-  devis_due_at: Date | null;
-  devis_ok: boolean | null;
 }
 
 function storedFigures(row: StoredRow): TicketSlaFigures {
@@ -372,7 +383,7 @@ function storedFigures(row: StoredRow): TicketSlaFigures {
 
 const STORED_COLUMNS = `s.ticket_id, s.agence_id, s.metier_id, s.created_at, s.delai, s.first_arrive_at, s.clos_at, s.devis, s.date_devis, s.devis_registered_at,
               COALESCE(m.ho_stats, ${DEFAULT_HO_STATS})::int AS ho_stats,
-              s.calendar_time, s.sla_deadline, s.hours_to_arrival, s.hours_to_closing, s.sla_ok, s.devis_due_at, s.devis_ok`;
+              ${SLA_FIGURE_COLUMNS.map((column) => `s.${column}`).join(', ')}`;
 
 /** Evaluates each stored row and writes the figures that differ; returns their ids. */
 async function writeChangedFigures(tx: PoolClient, rows: readonly StoredRow[]): Promise<string[]> {

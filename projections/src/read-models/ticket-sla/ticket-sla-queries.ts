@@ -97,17 +97,20 @@ interface PageRow {
   cursor_created_at: string;
 }
 
-/** Which tickets the statistics cover, `$1` being `now` (the flags' clock); null when a filter id is malformed (no rows). */
+/**
+ * Which tickets the statistics cover, `$1` being `now` (the flags' clock) when
+ * one is given (a count needs none); null when a filter id is malformed (no rows).
+ */
 interface StatsSelection {
   where: string;
   params: unknown[];
 }
 
-function statsSelection(scope: AgenceScope, filters: StatsTicketsFilters, now: Date, after: Cursor | null): StatsSelection | null {
+function statsSelection(scope: AgenceScope, filters: StatsTicketsFilters, now: Date | null, after: Cursor | null): StatsSelection | null {
   for (const id of [filters.metier_id, filters.agence_id]) if (id !== undefined && !GUID.test(id)) return null;
-  const [start, end] = windowBounds(filters);
-  const params: unknown[] = [now, start, end];
-  let where = `s.created_at >= $2 AND s.created_at < $3${orderedScopeClause(scope, 's.agence_id', params)}`;
+  const params: unknown[] = now === null ? [] : [now];
+  params.push(...windowBounds(filters));
+  let where = `s.created_at >= $${params.length - 1} AND s.created_at < $${params.length}${orderedScopeClause(scope, 's.agence_id', params)}`;
   if (filters.agence_id !== undefined) {
     params.push(filters.agence_id);
     where += ` AND s.agence_id = $${params.length}`;
@@ -318,6 +321,19 @@ async function* keysetPages<Row extends PageRow>(
     if (!last || rows.length < pageSize) return;
     after = { createdAt: last.cursor_created_at, id: last.id };
   }
+}
+
+/**
+ * How many lines statsTicketPages yields for these filters: the denominator of
+ * the workers' export progress (issue 5 item 6). A count that drifts (tickets
+ * opened meanwhile) only makes the progress approximate — the exporter clamps
+ * it below 100 until the last page is written.
+ */
+export async function countStatsTickets(db: Queryable, scope: AgenceScope, filters: StatsTicketsFilters): Promise<number> {
+  const selection = statsSelection(scope, filters, null, null);
+  if (selection === null) return 0;
+  const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${STATS_FROM} WHERE ${selection.where}`, selection.params);
+  return rows[0]?.n ?? 0;
 }
 
 /**
