@@ -77,9 +77,6 @@ const DEFAULT_BATCH_SIZE = 2_000;
  */
 const REBUILD_BATCH_SIZE = 10_000;
 
-/** `maintenance_work_mem` of the session that builds a rebuilt read model's screen indexes (createQueryIndexes). */
-const INDEX_BUILD_MEMORY = '256MB';
-
 /** SQLSTATE of a statement sent after another failed in the same transaction. */
 const IN_FAILED_TRANSACTION = '25P02';
 
@@ -716,18 +713,7 @@ export class ProjectionRunner extends EventEmitter {
 
   /** A shadow that has caught up: the indexes only the screens read (Projector.queryIndexesSql), before it is analyzed and swapped in. */
   async createQueryIndexes(): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      // Room to sort each index in memory, shared with Postgres's parallel workers (which need
-      // 32 MB each): at 1M tickets the default 64 MB spills every sort to disk.
-      await client.query(`SET maintenance_work_mem = '${INDEX_BUILD_MEMORY}'`);
-      for (const projector of this.projectors) if (projector.queryIndexesSql) await client.query(projector.queryIndexesSql);
-      await client.query('RESET maintenance_work_mem');
-      client.release();
-    } catch (error) {
-      client.release(true);
-      throw error;
-    }
+    for (const projector of this.projectors) if (projector.queryIndexesSql) await this.pool.query(projector.queryIndexesSql);
   }
 
   /**
