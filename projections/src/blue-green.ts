@@ -72,6 +72,6 @@ export function projectorsInSchema(projectors: readonly Projector[], schema: str
     readsFrom: (projector.readsFrom ?? []).filter((source) => names.has(source)),
     setupSql: schemaRewriter(tablesOf(projector), schema)(projector.setupSql),
     ...(projector.queryIndexesSql ? { queryIndexesSql: schemaRewriter(tablesOf(projector), schema)(projector.queryIndexesSql) } : {}),
-    apply: (tx, events) => projector.apply(clientInSchema(tx, rewrite, schema), events),
+    apply: (tx, events, replay) => projector.apply(clientInSchema(tx, rewrite, schema), events, replay),
   }));
 }

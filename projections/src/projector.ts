@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg';
 import type { RecordedEvent } from '@fsm/eventstore';
+import type { ReplayRows } from './replay-rows.js';
 
 /**
  * A read model. The runner owns transactions and checkpoints: `apply` runs
@@ -53,9 +54,16 @@ export interface Projector {
   readonly readsFrom?: readonly string[];
   /**
    * Applies these events (in log order, all of types in `handles`). Returns
-   * the ids (e.g. ticket ids) whose rows changed, for live updates.
+   * the ids (e.g. ticket ids) whose rows changed, for live updates. In a
+   * replay the runner also gives `replay`: the rows its last batches wrote,
+   * which a folded read model starts from (replay-rows.ts).
    */
-  apply(tx: PoolClient, events: readonly RecordedEvent[]): Promise<readonly string[]>;
+  apply(tx: PoolClient, events: readonly RecordedEvent[], replay?: Replay): Promise<readonly string[]>;
+}
+
+/** What a replay's batch comes with (runner.ts, pipelined replay). */
+export interface Replay {
+  readonly rows: ReplayRows;
 }
 
 /** One event's writes, for a projector that handles its events one at a time. */

@@ -5,7 +5,8 @@ import type { QueryResult } from 'pg';
 import { LeasedConsumer, isLeaseLost, leaseName, type EventStore, type LeaderSession, type Position, type RecordedEvent, type SubscriptionBatch } from '@fsm/eventstore';
 import { RETIRED_SCHEMA, SHADOW_SCHEMA, projectorsInSchema, shadowRunnerName, tablesOf } from './blue-green.js';
 import { withQuery } from './query-proxy.js';
-import type { Projector } from './projector.js';
+import type { Projector, Replay } from './projector.js';
+import { ReplayRows } from './replay-rows.js';
 import { RUNNER_SCHEMA, STOPPED_PROJECTORS_DDL, readStoppedProjectors, type StoppedProjector } from './stopped-projectors.js';
 
 export { RUNNER_SCHEMA };
@@ -94,6 +95,11 @@ function oneQueryAtATime(client: pg.PoolClient): pg.PoolClient {
   });
 }
 
+/** The transaction of a pipelined batch: its statements go once `ready` (the batch before committed, this one's opened). */
+function afterCommit(client: pg.PoolClient, ready: Promise<unknown>): pg.PoolClient {
+  return withQuery(client, (query, ...args) => ready.then(() => query(...args)));
+}
+
 const silentLogger: RunnerLogger = { info() {}, warn() {}, error() {} };
 
 /**
@@ -147,7 +153,21 @@ type BatchOutcome =
       caughtUp: string[];
       /** The lowest checkpoint of the projectors still applied: nothing below it is needed any more. */
       lowestRunning: Position | null;
+      /** Every read model is at `position` (none stopped or behind): a replay may go on pipelined. */
+      level: boolean;
     };
+
+/**
+ * A replay applied two batches at a time (`applyPipelined`): the last batch
+ * started, where the checkpoint stands once it commits, its commit and its
+ * whole handling, and the rows the batches wrote (replay-rows.ts).
+ */
+interface Pipeline {
+  head: Position;
+  committed: Promise<unknown>;
+  done: Promise<unknown>;
+  replay: Replay;
+}
 
 /** proj.checkpoints as a batch reads it: where every running projector is, and the ones behind. */
 interface StoredCheckpoint {
@@ -211,6 +231,8 @@ export class ProjectionRunner extends EventEmitter {
   private frozen = new Set<string>();
   /** Set by a first build in place (a new database): its tables are vacuumed and analyzed once caught up. */
   private analyzeWhenCaughtUp = false;
+  /** The replay's batches in flight, when it is applied pipelined (`applyPipelined`). */
+  private pipeline: Pipeline | null = null;
 
   constructor(options: ProjectionRunnerOptions) {
     super();
@@ -262,7 +284,11 @@ export class ProjectionRunner extends EventEmitter {
       ...(options.standbyRetryMs !== undefined ? { standbyRetryMs: options.standbyRetryMs } : {}),
       logger: this.logger,
       onLeader: () => this.scheduleRebuildCheck(),
-      prepare: (session) => this.exclusive(() => this.prepare(session.client)),
+      prepare: (session) =>
+        this.exclusive(async () => {
+          await this.settlePipeline();
+          return this.prepare(session.client);
+        }),
       handle: (batch, session) => this.applyBatch(batch, session),
       onCaughtUp: () => {
         // Not caught up while a rebuild is still to be swapped in: the swap restarts the subscription.
@@ -274,7 +300,9 @@ export class ProjectionRunner extends EventEmitter {
         this.caughtUpOnce = true;
         this.emit('caughtUp', this.lastPosition);
       },
-      onStepDown: () => {
+      onStepDown: async () => {
+        // The batches still in flight end (commit or fail) before the session goes.
+        await this.settlePipeline();
         void this.stopShadow();
         if (this.rebuildCheckTimer) clearTimeout(this.rebuildCheckTimer);
         this.rebuildCheckTimer = undefined;
@@ -746,7 +774,7 @@ export class ProjectionRunner extends EventEmitter {
   }
 
   private applyBatch(batch: SubscriptionBatch, session: LeaderSession): Promise<void> {
-    return this.exclusive(() => this.applyBatchNow(batch, session));
+    return this.exclusive(() => (this.pipeline ? this.applyPipelined(batch, session, this.pipeline) : this.applyBatchNow(batch, session)));
   }
 
   private async applyBatchNow(batch: SubscriptionBatch, session: LeaderSession): Promise<void> {
@@ -766,6 +794,89 @@ export class ProjectionRunner extends EventEmitter {
       this.logger.warn({ err: error, runner: this.name }, 'projections: a batch failed; applying it event by event, projector by projector, to find the cause');
       outcome = await this.runBatch(session, batch, target, true);
     }
+    await this.afterBatch(outcome, batch, target);
+    // A replay that nobody reads yet (a rebuild's shadow, a first build) goes on two batches at a time.
+    if (outcome.kind === 'applied' && outcome.level && !batch.caughtUp && (this.options.shadowSchema !== undefined || this.analyzeWhenCaughtUp) && this.stoppedHere.size === 0 && this.frozen.size === 0) {
+      this.pipeline = { head: outcome.position, committed: Promise.resolve(), done: Promise.resolve(), replay: { rows: new ReplayRows() } };
+    }
+  }
+
+  /**
+   * A replay's batch, pipelined: its projectors fold it while Postgres still
+   * writes and commits the batch before it, and this returns once that one is
+   * done, so the subscription hands over the next batch meanwhile. The batch's
+   * statements wait for that commit (`afterCommit`); its transaction checks
+   * that the checkpoint is where that commit put it, and the folds start from
+   * the rows the batch before wrote (replay-rows.ts), not from the table. On
+   * any failure the pipeline stops and the subscription starts again from the
+   * stored checkpoints, one batch at a time (the first way, which finds and
+   * stops a read model failing on an event) until the replay is level again.
+   */
+  private async applyPipelined(batch: SubscriptionBatch, session: LeaderSession, pipeline: Pipeline): Promise<void> {
+    if (this.consumer.session !== session) throw new Error('projections: not active');
+    if (this.consumer.restarting) return;
+    const target = batch.checkpoint;
+    if (target === null) return;
+    const committed = this.runPipelinedBatch(session, batch, target, pipeline);
+    const done = committed.then((outcome) => this.afterBatch(outcome, batch, target));
+    committed.catch(() => undefined);
+    done.catch(() => undefined);
+    this.pipeline = { head: target, committed, done, replay: pipeline.replay };
+    try {
+      await pipeline.done;
+      // The head of the log: nothing left in flight when the subscription says it caught up.
+      if (batch.caughtUp) await done;
+    } catch (error) {
+      await this.settlePipeline();
+      if (isLeaseLost(error) || this.consumer.session !== session) throw error;
+      this.logger.warn({ err: error, runner: this.name }, 'projections: a pipelined batch failed; the replay goes on from the stored checkpoints');
+      this.restartSubscription();
+    }
+  }
+
+  /** One pipelined batch: its transaction opens once the batch before has committed. */
+  private async runPipelinedBatch(session: LeaderSession, batch: SubscriptionBatch, target: Position, pipeline: Pipeline): Promise<BatchOutcome> {
+    const client = session.client;
+    const name = client.escapeLiteral(this.name);
+    let opened = false;
+    const ready = pipeline.committed.then(async () => {
+      opened = true;
+      const result = (await client.query(
+        `BEGIN; SELECT position, rebuild_requested, projector_positions FROM ${RUNNER_SCHEMA}.checkpoints WHERE name = ${name} FOR UPDATE`,
+      )) as unknown as [QueryResult, QueryResult<{ position: string | null; rebuild_requested: boolean; projector_positions: Record<string, Position | null> }>];
+      const row = result[1].rows[0];
+      if (!row || row.rebuild_requested || this.compare(row.position, pipeline.head) !== 0 || Object.keys(row.projector_positions).length > 0) {
+        throw new Error(`projections: ${this.name}'s checkpoint is not where the pipelined batch expected it`);
+      }
+    });
+    ready.catch(() => undefined);
+    try {
+      const changed = new Set<string>();
+      await this.applyTogether(afterCommit(client, ready), batch.events, new Set(this.projectors), { position: pipeline.head, behind: {} }, changed, pipeline.replay);
+      await ready;
+      await client.query(
+        `${session.fence}; UPDATE ${RUNNER_SCHEMA}.checkpoints SET position = ${client.escapeLiteral(target)}, projector_positions = '{}'::jsonb, updated_at = now() WHERE name = ${name}; COMMIT`,
+      );
+      return { kind: 'applied', position: target, changed, stops: [], resumed: [], caughtUp: [], lowestRunning: target, level: true };
+    } catch (error) {
+      if (opened) await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Waits for the pipelined batches in flight, and applies one batch at a time from then on; false when one failed. */
+  private async settlePipeline(): Promise<boolean> {
+    const pipeline = this.pipeline;
+    if (!pipeline) return true;
+    this.pipeline = null;
+    return pipeline.done.then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /** What follows a batch's transaction: the runner's state, the logs, and the screens' notification. */
+  private async afterBatch(outcome: BatchOutcome, batch: SubscriptionBatch, target: Position): Promise<void> {
     if (outcome.kind === 'rebuild') return this.restartSubscription();
     if (outcome.kind === 'already-applied') {
       this.lastPosition = outcome.position;
@@ -869,22 +980,38 @@ export class ProjectionRunner extends EventEmitter {
       );
       const caughtUp = Object.keys(stored.behind).filter((projector) => checkpoints.has(projector) && !Object.hasOwn(behind, projector));
       const lowestRunning = this.lowest([...running].filter((projector) => !stoppedNow.has(projector)).map((projector) => checkpoints.get(projector.name) ?? null));
-      return { kind: 'applied', position, changed, stops: recorded, resumed, caughtUp, lowestRunning };
+      return { kind: 'applied', position, changed, stops: recorded, resumed, caughtUp, lowestRunning, level: Object.keys(behind).length === 0 };
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     }
   }
 
-  /** Every running projector's share of the batch in one call, projector after projector in registration order, with no savepoint. */
-  private async applyTogether(client: pg.PoolClient, events: readonly RecordedEvent[], running: ReadonlySet<Projector>, stored: StoredCheckpoint, changed: Set<string>): Promise<BatchStop[]> {
+  /**
+   * Every running projector's share of the batch in one call, with no
+   * savepoint; readers and their sources one event at a time, in log order
+   * (this.interleaved). All of them side by side on the batch's connection
+   * (oneQueryAtATime): while Postgres runs one projector's statement, the
+   * next one decodes and folds its events, so the two cores work together
+   * during a replay. Every share's `apply` starts before anything is awaited:
+   * a pipelined replay's folds then take their turns in batch order
+   * (replay-rows.ts).
+   */
+  private async applyTogether(
+    client: pg.PoolClient,
+    events: readonly RecordedEvent[],
+    running: ReadonlySet<Projector>,
+    stored: StoredCheckpoint,
+    changed: Set<string>,
+    replay?: Replay,
+  ): Promise<BatchStop[]> {
     const shares = new Map<Projector, RecordedEvent[]>();
+    const oneByOne: [Projector, RecordedEvent][] = [];
     for (const event of events) {
       for (const projector of this.byType.get(event.type) ?? []) {
         if (!running.has(projector) || !this.isPending(stored, projector, event)) continue;
-        // Readers and their sources: one event at a time, in log order (this.interleaved).
         if (this.interleaved.has(projector)) {
-          for (const id of await projector.apply(client, [event])) changed.add(id);
+          oneByOne.push([projector, event]);
           continue;
         }
         const share = shares.get(projector);
@@ -892,15 +1019,18 @@ export class ProjectionRunner extends EventEmitter {
         else shares.set(projector, [event]);
       }
     }
-    // The others (they read only their own tables): their whole share at once, side by side on the
-    // batch's connection (oneQueryAtATime): while Postgres runs one projector's statement, the next
-    // one decodes and folds its events, so the two cores work together during a replay.
     const serial = oneQueryAtATime(client);
-    const applied = await Promise.allSettled([...shares].map(([projector, share]) => projector.apply(serial, share)));
-    const failures = applied.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
+    const applied = [...shares].map(([projector, share]) => projector.apply(serial, share, replay));
+    const readers = (async () => {
+      const ids: string[] = [];
+      for (const [projector, event] of oneByOne) ids.push(...(await projector.apply(serial, [event], replay)));
+      return ids;
+    })();
+    const outcomes = await Promise.allSettled([readers, ...applied]);
+    const failures = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
     // The cause, not the statements that ran after it in the aborted transaction.
     if (failures.length > 0) throw failures.find((error) => (error as { code?: unknown } | null)?.code !== IN_FAILED_TRANSACTION) ?? failures[0];
-    for (const outcome of applied) if (outcome.status === 'fulfilled') for (const id of outcome.value) changed.add(id);
+    for (const outcome of outcomes) if (outcome.status === 'fulfilled') for (const id of outcome.value) changed.add(id);
     return [];
   }
 

@@ -1,4 +1,5 @@
 import type { PoolClient } from 'pg';
+import type { ReplayRows } from '../replay-rows.js';
 
 /*
  * Read models written as whole rows folded in TypeScript: a projector loads
@@ -95,32 +96,65 @@ export interface FoldedRow<Row> {
   after: Row;
 }
 
+/** A fold's options: the replay's cache, and what becomes of the folded rows before they are written. */
+export interface FoldOptions<Row> {
+  cache?: ReplayRows | undefined;
+  /** The rows to write, from the folded ones (default: each one's `after`), e.g. with figures computed from them. */
+  finish?: (rows: Map<string, FoldedRow<Row>>) => Promise<Row[]> | Row[];
+}
+
 /**
- * Loads the stored rows the events touch and folds each stream's events onto
- * its row, in log order: `evolve` returns the row after one event (the same
- * object when the event changes nothing; null while there is no row, e.g. an
- * event before its stream's opening). An event at or below the row's
- * revision was applied already (a redelivery) and is skipped. Returns the
- * changed rows by key; the caller writes them (`writeRows`).
+ * Folds each stream's events onto its row, in log order, and writes every
+ * changed row back in one statement (`writeRows`): `evolve` returns the row
+ * after one event (the same object when the event changes nothing; null
+ * while there is no row, e.g. an event before its stream's opening). An event
+ * at or below the row's revision was applied already (a redelivery) and is
+ * skipped. The rows come from the replay's cache when given, else from the
+ * table. Returns the changed rows by key (as stored before, and after), and
+ * the rows written (`finish`'s).
  */
-export async function foldStreams<Row extends { [column: string]: Cell }, Event>(
+export async function foldAndWrite<Row extends { [column: string]: Cell }, Event>(
   tx: PoolClient,
   table: FoldedTable<Row>,
   events: readonly Event[],
   keyOf: (event: Event) => string,
   revisionOf: (event: Event) => number,
   evolve: (row: Row | null, event: Event) => Row | null,
-): Promise<Map<string, FoldedRow<Row>>> {
-  const stored = await loadRows(tx, table, [...new Set(events.map(keyOf))]);
-  const changed = new Map<string, FoldedRow<Row>>();
-  for (const event of events) {
-    const key = keyOf(event);
-    const row = changed.get(key)?.after ?? stored.get(key) ?? null;
-    if (row !== null && revisionOf(event) <= (row[table.revision] as number)) continue;
-    const next = evolve(row, event);
-    if (next !== null && next !== row) changed.set(key, { before: stored.get(key) ?? null, after: next });
-  }
-  return changed;
+  { cache, finish }: FoldOptions<Row> = {},
+): Promise<{ rows: Map<string, FoldedRow<Row>>; written: Row[] }> {
+  const fold = async (stored: Map<string, Row>) => {
+    const rows = new Map<string, FoldedRow<Row>>();
+    for (const event of events) {
+      const key = keyOf(event);
+      const row = rows.get(key)?.after ?? stored.get(key) ?? null;
+      if (row !== null && revisionOf(event) <= (row[table.revision] as number)) continue;
+      const next = evolve(row, event);
+      if (next !== null && next !== row) rows.set(key, { before: stored.get(key) ?? null, after: next });
+    }
+    return { rows, written: finish ? await finish(rows) : [...rows.values()].map((row) => row.after) };
+  };
+  const folded = cache
+    ? await cache.inTurn(table.table, async (cached) => {
+        const stored = new Map<string, Row>();
+        const missing: string[] = [];
+        const seen = new Set<string>();
+        for (const event of events) {
+          const key = keyOf(event);
+          if (seen.has(key)) continue;
+          seen.add(key);
+          const row = cached.get(key) as Row | undefined;
+          if (row !== undefined) stored.set(key, row);
+          // A stream whose first event is here has no row yet.
+          else if (revisionOf(event) > 0) missing.push(key);
+        }
+        for (const [key, row] of await loadRows(tx, table, missing)) stored.set(key, row);
+        const result = await fold(stored);
+        cached.keep(new Map(result.written.map((row) => [row[table.key] as string, row])));
+        return result;
+      })
+    : await fold(await loadRows(tx, table, [...new Set(events.map(keyOf))]));
+  await writeRows(tx, table, folded.written);
+  return folded;
 }
 
 /**

@@ -35,14 +35,15 @@ export interface ReadModelHarness {
  * A real Postgres database, event store and projection runner for one test
  * file: read models are tested by appending events, exactly as in production.
  */
-export async function createReadModelHarness(label: string, projectors: readonly Projector[]): Promise<ReadModelHarness> {
+export async function createReadModelHarness(label: string, projectors: readonly Projector[], { batchSize = 100 }: { batchSize?: number } = {}): Promise<ReadModelHarness> {
   const db = await createTestDatabase(label);
   const pool = new pg.Pool({ connectionString: db.url, max: 8 });
   // DROP DATABASE … WITH (FORCE) at the end terminates idle connections: not an error here.
   pool.on('error', () => undefined);
   const store = createPostgresEventStore({ pool, pollIntervalMs: 50 });
   await store.migrate();
-  const runner = new ProjectionRunner({ pool, store, projectors, batchSize: 100, standbyRetryMs: 100 });
+  // The batch size of the live runner and of its rebuilds alike.
+  const runner = new ProjectionRunner({ pool, store, projectors, batchSize, standbyRetryMs: 100 });
   await runner.migrate();
   await runner.start();
 

@@ -1,9 +1,9 @@
 import { agenceEventSchema, metierEventSchema, parisInstantMs } from '@fsm/contracts';
 import type { RecordedEvent } from '@fsm/eventstore';
 import type { PoolClient } from 'pg';
-import type { Projector } from '../../projector.js';
+import type { Projector, Replay } from '../../projector.js';
 import { domainEvent } from '../domain-event.js';
-import { foldStreams, instantMicros, writeRows, type FoldedTable } from '../folded-rows.js';
+import { foldAndWrite, instantMicros, type FoldedRow, type FoldedTable } from '../folded-rows.js';
 import { quoteAfterVisit, ticketFact, type TicketFact } from '../tickets/tickets-fold.js';
 import { evaluateTicketSla, sameFigures, type TicketSlaFigures } from './ticket-sla-evaluation.js';
 import { DayCounts, UNSETTLED, type DayFacts } from './ticket-sla-days.js';
@@ -104,17 +104,22 @@ export const ticketSlaProjector: Projector = {
     -- summary counts these rows one by one and takes the others from rm.ticket_sla_days.
     CREATE INDEX IF NOT EXISTS ticket_sla_unsettled ON rm.ticket_sla (created_at) WHERE ${UNSETTLED};
     CREATE INDEX IF NOT EXISTS ticket_sla_days_day ON rm.ticket_sla_days (day);`,
-  async apply(tx, events) {
+  async apply(tx, events, replay) {
     // Trade and agency events re-evaluate many tickets: they stay one at a
-    // time, and the ticket events before them are written first.
+    // time, and the ticket events before them are written first. They rewrite
+    // rows in SQL, so a replay's cached rows are dropped and not used here.
+    if (replay && events.some((recorded) => REEVALUATING.has(recorded.type))) {
+      replay.rows.forget(slaTable.table);
+      replay = undefined;
+    }
     const changed = new Set<string>();
     let ticketEvents: RecordedEvent[] = [];
     const flush = async () => {
-      for (const id of await onTicketBatch(tx, ticketEvents)) changed.add(id);
+      for (const id of await onTicketBatch(tx, ticketEvents, replay)) changed.add(id);
       ticketEvents = [];
     };
     for (const recorded of events) {
-      if (recorded.type === 'MetierCreated' || recorded.type === 'MetierUpdated' || recorded.type === 'AgenceHorairesSet') {
+      if (REEVALUATING.has(recorded.type)) {
         await flush();
         const ids = recorded.type === 'AgenceHorairesSet' ? await onHoraires(tx, recorded) : await onMetier(tx, recorded);
         for (const id of ids) changed.add(id);
@@ -126,6 +131,9 @@ export const ticketSlaProjector: Projector = {
     return [...changed];
   },
 };
+
+/** The events that re-evaluate every ticket of a trade or an agency. */
+const REEVALUATING: ReadonlySet<string> = new Set(['MetierCreated', 'MetierUpdated', 'AgenceHorairesSet']);
 
 // ─── Ticket events: fold the facts, then evaluate the figures ────────────────
 
@@ -242,37 +250,41 @@ const dateOf = (text: string | null) => (text === null ? null : new Date(Date.pa
  * one row write each. Trade clocks cannot change within the share (trade
  * events are applied on their own, see `apply`).
  */
-async function onTicketBatch(tx: PoolClient, events: readonly RecordedEvent[]): Promise<string[]> {
-  const rows = await foldStreams(tx, slaTable, events.map(ticketFact), (fact) => fact.ticketId, (fact) => fact.revision, evolveSlaRow);
-  const metiers = [...new Set([...rows.values()].flatMap(({ after }) => (after.metier_id === null ? [] : [after.metier_id])))];
-  const clocks = new Map<string, number>();
-  if (metiers.length > 0) {
-    const { rows: stored } = await tx.query<{ id: string; ho_stats: number }>(`SELECT id, ho_stats FROM rm.ticket_sla_metiers WHERE id = ANY($1::uuid[])`, [metiers]);
-    for (const { id, ho_stats } of stored) clocks.set(id, ho_stats);
-  }
-  const evaluated = [...rows.values()].map(({ after: row }): SlaRow => {
-    const figures = evaluateTicketSla({
-      createdAt: dateOf(row.created_at)!,
-      delai: row.delai,
-      firstArriveAt: dateOf(row.first_arrive_at),
-      closAt: dateOf(row.clos_at),
-      devis: row.devis,
-      dateDevis: dateOf(row.date_devis),
-      devisRegisteredAt: dateOf(row.devis_registered_at),
-      hoStats: (row.metier_id === null ? DEFAULT_HO_STATS : (clocks.get(row.metier_id) ?? DEFAULT_HO_STATS)) === 1 ? 1 : 0,
+async function onTicketBatch(tx: PoolClient, events: readonly RecordedEvent[], replay: Replay | undefined): Promise<string[]> {
+  const evaluate = async (rows: Map<string, FoldedRow<SlaRow>>): Promise<SlaRow[]> => {
+    const metiers = [...new Set([...rows.values()].flatMap(({ after }) => (after.metier_id === null ? [] : [after.metier_id])))];
+    const clocks = new Map<string, number>();
+    if (metiers.length > 0) {
+      const { rows: stored } = await tx.query<{ id: string; ho_stats: number }>(`SELECT id, ho_stats FROM rm.ticket_sla_metiers WHERE id = ANY($1::uuid[])`, [metiers]);
+      for (const { id, ho_stats } of stored) clocks.set(id, ho_stats);
+    }
+    return [...rows.values()].map(({ after: row }): SlaRow => {
+      const figures = evaluateTicketSla({
+        createdAt: dateOf(row.created_at)!,
+        delai: row.delai,
+        firstArriveAt: dateOf(row.first_arrive_at),
+        closAt: dateOf(row.clos_at),
+        devis: row.devis,
+        dateDevis: dateOf(row.date_devis),
+        devisRegisteredAt: dateOf(row.devis_registered_at),
+        hoStats: (row.metier_id === null ? DEFAULT_HO_STATS : (clocks.get(row.metier_id) ?? DEFAULT_HO_STATS)) === 1 ? 1 : 0,
+      });
+      return {
+        ...row,
+        calendar_time: figures.calendarTime,
+        sla_deadline: figures.slaDeadline?.toISOString() ?? null,
+        hours_to_arrival: figures.hoursToArrival,
+        hours_to_closing: figures.hoursToClosing,
+        sla_ok: figures.slaOk,
+        devis_due_at: figures.devisDueAt?.toISOString() ?? null,
+        devis_ok: figures.devisOk,
+      };
     });
-    return {
-      ...row,
-      calendar_time: figures.calendarTime,
-      sla_deadline: figures.slaDeadline?.toISOString() ?? null,
-      hours_to_arrival: figures.hoursToArrival,
-      hours_to_closing: figures.hoursToClosing,
-      sla_ok: figures.slaOk,
-      devis_due_at: figures.devisDueAt?.toISOString() ?? null,
-      devis_ok: figures.devisOk,
-    };
+  };
+  const { rows, written: evaluated } = await foldAndWrite(tx, slaTable, events.map(ticketFact), (fact) => fact.ticketId, (fact) => fact.revision, evolveSlaRow, {
+    cache: replay?.rows,
+    finish: evaluate,
   });
-  await writeRows(tx, slaTable, evaluated);
   const days = new DayCounts();
   for (const [index, { before }] of [...rows.values()].entries()) {
     if (before !== null) days.add(-1, dayFacts(before));

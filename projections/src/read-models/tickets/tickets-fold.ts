@@ -2,8 +2,9 @@ import { ticketEventSchema, visitOpensQuote, type TicketEvent, type TicketVisitR
 import type { RecordedEvent } from '@fsm/eventstore';
 import type { PoolClient } from 'pg';
 import { domainEvent } from '../domain-event.js';
-import { foldStreams, writeRows, type FoldedTable } from '../folded-rows.js';
+import { foldAndWrite, type FoldedTable } from '../folded-rows.js';
 import { ticketIdOf } from './ticket-stream.js';
+import type { Replay } from '../../projector.js';
 
 /** A row of rm.tickets as the fold sees it (instants as ISO-8601 text). */
 interface TicketRow {
@@ -249,8 +250,7 @@ function evolveTicketRow(row: TicketRow | null, { ticketId, revision, event }: T
 }
 
 /** rm.tickets' one writer (`ticketsProjector.apply`): the batch folded per ticket, one row write each. */
-export async function applyTicketsFold(tx: PoolClient, events: readonly RecordedEvent[]): Promise<string[]> {
-  const rows = await foldStreams(tx, ticketsTable, events.map(ticketFact), (fact) => fact.ticketId, (fact) => fact.revision, evolveTicketRow);
-  await writeRows(tx, ticketsTable, [...rows.values()].map((row) => row.after));
+export async function applyTicketsFold(tx: PoolClient, events: readonly RecordedEvent[], replay?: Replay): Promise<string[]> {
+  const { rows } = await foldAndWrite(tx, ticketsTable, events.map(ticketFact), (fact) => fact.ticketId, (fact) => fact.revision, evolveTicketRow, { cache: replay?.rows });
   return [...rows.keys()];
 }
