@@ -95,6 +95,13 @@ export interface SubscribeOptions {
   batchSize?: number;
   filter?: AllFilter;
   /**
+   * Whether the next batch is read while one is handled (default true), so
+   * the handler's statements and the read overlap. A handler that keeps two
+   * batches in flight itself (the projections runner's pipelined replay)
+   * turns it off: on two cores a third batch in memory bought no speed.
+   */
+  readAhead?: boolean;
+  /**
    * Called with each batch, one at a time. The subscription only moves past a
    * batch once the promise resolves; if it rejects, the subscription retries
    * the same batch after a pause (and reports the error to `onError`).

@@ -1,17 +1,16 @@
-/** How many batches' rows a replay keeps: a ticket's next events mostly come within a batch or two. */
-const CACHED_BATCHES = 2;
-
 type AnyRow = Readonly<Record<string, unknown>>;
 
 /**
- * The rows a replay's last batches wrote, by table and key, as written. The
+ * The rows a replay's last batch wrote, by table and key, as written. The
  * next batch's fold starts from them instead of loading them, and loads no
  * row for a stream whose first event (revision 0) it holds: a replay is given
  * each event once (the runner's checkpoints), so no such row can exist yet.
  * This is what lets the runner fold batch N+1 while Postgres still writes
  * batch N (runner.ts, pipelined replay): the fold needs no row that batch N
  * has not committed. The rows it holds may not be committed yet: after any
- * failure the runner stops using the cache.
+ * failure the runner stops using the cache. Only the last batch's rows are
+ * kept: keeping two batches' hardly saved a load at 1M tickets and cost
+ * 30 MB of peak memory (docs/benchmarks.md).
  *
  * Given to the projectors with a replay's batches (`Projector.apply`); the
  * folded read models use it (read-models/folded-rows.ts).
@@ -23,29 +22,22 @@ type AnyRow = Readonly<Record<string, unknown>>;
  * otherwise (SQL over many rows) calls `forget` for it, in the same way.
  */
 export class ReplayRows {
-  private readonly tables = new Map<string, { batches: Map<string, AnyRow>[]; turn: Promise<void> }>();
+  private readonly tables = new Map<string, { rows: Map<string, AnyRow>; turn: Promise<void> }>();
 
-  /** Runs `fold` once the earlier folds of this table are done; `keep` adds the rows it writes. */
+  /** Runs `fold` once the earlier folds of this table are done; `keep` replaces the rows kept with the ones it writes. */
   async inTurn<T>(table: string, fold: (cached: { get(key: string): AnyRow | undefined; keep(rows: Map<string, AnyRow>): void }) => Promise<T>): Promise<T> {
     let entry = this.tables.get(table);
-    if (!entry) this.tables.set(table, (entry = { batches: [], turn: Promise.resolve() }));
-    const batches = entry.batches;
-    const previous = entry.turn;
+    if (!entry) this.tables.set(table, (entry = { rows: new Map(), turn: Promise.resolve() }));
+    const kept = entry;
+    const previous = kept.turn;
     let done!: () => void;
-    entry.turn = new Promise<void>((resolve) => (done = resolve));
+    kept.turn = new Promise<void>((resolve) => (done = resolve));
     await previous;
     try {
       return await fold({
-        get(key) {
-          for (let index = batches.length - 1; index >= 0; index--) {
-            const row = batches[index]!.get(key);
-            if (row !== undefined) return row;
-          }
-          return undefined;
-        },
-        keep(rows) {
-          batches.push(rows);
-          if (batches.length > CACHED_BATCHES) batches.shift();
+        get: (key) => kept.rows.get(key),
+        keep: (rows) => {
+          kept.rows = rows;
         },
       });
     } finally {
@@ -55,8 +47,6 @@ export class ReplayRows {
 
   /** Drops this table's rows once the earlier folds are done: the next fold loads what it needs. */
   forget(table: string): void {
-    void this.inTurn(table, async () => {
-      this.tables.get(table)?.batches.splice(0);
-    });
+    void this.inTurn(table, async (cached) => cached.keep(new Map()));
   }
 }

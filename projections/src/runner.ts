@@ -279,6 +279,8 @@ export class ProjectionRunner extends EventEmitter {
       lease: leaseName('projections', this.name),
       label: 'projections',
       batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
+      // A shadow keeps two batches in flight itself (applyPipelined).
+      readAhead: options.shadowSchema === undefined,
       eventTypes: [...this.byType.keys()],
       ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
       ...(options.standbyRetryMs !== undefined ? { standbyRetryMs: options.standbyRetryMs } : {}),
@@ -795,8 +797,8 @@ export class ProjectionRunner extends EventEmitter {
       outcome = await this.runBatch(session, batch, target, true);
     }
     await this.afterBatch(outcome, batch, target);
-    // A replay that nobody reads yet (a rebuild's shadow, a first build) goes on two batches at a time.
-    if (outcome.kind === 'applied' && outcome.level && !batch.caughtUp && (this.options.shadowSchema !== undefined || this.analyzeWhenCaughtUp) && this.stoppedHere.size === 0 && this.frozen.size === 0) {
+    // A rebuild's shadow, which nobody reads before the swap, replays two batches at a time.
+    if (outcome.kind === 'applied' && outcome.level && !batch.caughtUp && this.options.shadowSchema !== undefined && this.stoppedHere.size === 0) {
       this.pipeline = { head: outcome.position, committed: Promise.resolve(), done: Promise.resolve(), replay: { rows: new ReplayRows() } };
     }
   }

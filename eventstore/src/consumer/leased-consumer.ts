@@ -38,6 +38,8 @@ export interface LeasedConsumerOptions {
   /** How often a standby tries to take over (default the lease / 4, at most 2 s). */
   standbyRetryMs?: number;
   batchSize: number;
+  /** Whether the next batch is read while one is handled (SubscribeOptions.readAhead). */
+  readAhead?: boolean;
   /** Only these event types are delivered (all when absent). */
   eventTypes?: readonly string[];
   logger?: ConsumerLogger;
@@ -212,6 +214,7 @@ export class LeasedConsumer {
     this.subscription = this.options.store.subscribeToAll({
       from,
       batchSize: this.options.batchSize,
+      ...(this.options.readAhead === false ? { readAhead: false } : {}),
       ...(eventTypes && eventTypes.length > 0 ? { filter: { eventTypes: [...eventTypes] } } : {}),
       onBatch: (batch) => this.deliver(batch),
       onCaughtUp: (checkpoint) => {

@@ -163,7 +163,7 @@ export function startKurrentSubscription(
         queue.push(...pendingMarkers);
         pendingMarkers = [];
       }
-      if (queue.length >= 2 * batchSize) subscription.pause();
+      if (queue.length >= (options.readAhead === false ? 1 : 2) * batchSize) subscription.pause();
       signal();
     });
     subscription.on('caughtUp', (info: CaughtUp) =>

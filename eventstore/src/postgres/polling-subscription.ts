@@ -93,7 +93,7 @@ export function startPollingSubscription(
       if (slice.events.length > 0 || advanced) {
         // Behind (a rebuild, a restart): the next slice is read while this one is handled, so the
         // handler's statements and the next read overlap. A failed read is retried from the checkpoint.
-        const next = slice.caughtUp ? null : deps.read(slice.checkpoint, batchSize, options.filter);
+        const next = slice.caughtUp || options.readAhead === false ? null : deps.read(slice.checkpoint, batchSize, options.filter);
         next?.catch(() => undefined);
         if (!(await deliver(slice))) break;
         checkpoint = slice.checkpoint;
