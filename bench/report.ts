@@ -190,7 +190,7 @@ export function renderMarkdown(results: BenchResults, path: string): string {
   push(
     `| commands at 16 clients ≥ 60 % of the 1-client floor, p99 < 50 ms | ${cmd16 && floor1 ? `${n(cmd16.commandsPerSecond)}/s = ${pct(cmd16.commandsPerSecond / floor1.commitsPerSecond)} of ${n(floor1.commitsPerSecond)}/s; p99 ${f(cmd16.latency.p99)} ms` : '—'} | ${status(cmd16 && floor1 ? cmd16.commandsPerSecond >= 0.6 * floor1.commitsPerSecond && cmd16.latency.p99 < 50 : null)} |`,
   );
-  push(`| rebuild ≥ 20,000 events/s | ${results.rebuild ? `${n(results.rebuild.rebuildEventsPerSecond)} events/s` : '—'} | ${status(results.rebuild ? results.rebuild.rebuildEventsPerSecond >= 20_000 : null)} |`);
+  push(`| rebuild ≥ 25,000 events/s (issue 20) | ${results.rebuild ? `${n(results.rebuild.rebuildEventsPerSecond)} events/s` : '—'} | ${status(results.rebuild ? results.rebuild.rebuildEventsPerSecond >= 25_000 : null)} |`);
   push(`| open list and closed search p95 < 30 ms (at ${big ? n(big.tickets) : '—'} tickets) | ${big ? `worst p95 ${f(listP95)} ms` : '—'} | ${status(big ? listP95 < 30 : null)} |`);
   push(`| stats 30 days < 100 ms | ${stats30 !== undefined ? `p95 ${f(stats30)} ms` : '—'} | ${status(stats30 !== undefined ? stats30 < 100 : null)} |`);
   push(`| stats one year < 500 ms | ${statsYear !== undefined ? `p95 ${f(statsYear)} ms` : '—'} | ${status(statsYear !== undefined ? statsYear < 500 : null)} |`);
