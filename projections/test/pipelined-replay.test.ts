@@ -6,6 +6,7 @@ import { ticketSlaProjector } from '../src/read-models/ticket-sla/ticket-sla-pro
 import { ticketInterventionsProjector } from '../src/read-models/tickets/ticket-interventions-projector.js';
 import { ticketsProjector } from '../src/read-models/tickets/tickets-projector.js';
 import { createReadModelHarness, type ReadModelHarness } from '../src/test-support/read-model-harness.js';
+import { ticketOpened, ticketVisit } from '../src/test-support/ticket-events.js';
 
 /*
  * A rebuild replays the log two batches at a time (runner.ts, pipelined
@@ -57,21 +58,7 @@ function random(seed: number): () => number {
 const HOUR = 3_600_000;
 const technicien = { id: randomUUID(), prenom: 'Léa', nom: 'Martin' };
 
-function visit(arriveAt: number, closedAt: number, devis: 0 | 1) {
-  return {
-    constatTech: 'Détecteur remplacé',
-    remarqueTech: '',
-    devis,
-    arriveAt: new Date(arriveAt).toISOString(),
-    closedAt: new Date(closedAt).toISOString(),
-    etatArrivee: 'En dérangement',
-    etatDepart: 'Fonctionnel',
-    tempsTrajet: '00:20',
-    signatureClient: 'sig-client',
-    signatureTechnicien: 'sig-tech',
-    technicien,
-  };
-}
+const visit = (arriveAt: number, closedAt: number, devis: 0 | 1) => ticketVisit(technicien, new Date(arriveAt).toISOString(), new Date(closedAt).toISOString(), devis);
 
 interface Planned {
   at: number;
@@ -105,24 +92,8 @@ function history(count: number): Planned[] {
     const openedAt = start + index * 20 * 60_000 + 7;
     const metierId = trades[index % 2]!;
     const add = (at: number, type: string, data: unknown) => planned.push({ at, stream, type, data });
-    add(openedAt, 'TicketOpened', {
-      ticketId,
-      numChrono: `LYO-2026-${String(index + 1).padStart(5, '0')}`,
-      source: 'manual',
-      agenceId,
-      client: { id: randomUUID(), nom: 'Hôpital Nord' },
-      site: { id: randomUUID(), nom: 'Bâtiment A', adresse: '1 rue du Feu', code_postal: '69001', ville: 'Lyon' },
-      installation: { id: randomUUID(), nom: 'SSI cat. A', astreinte: 1 },
-      metier: { id: metierId, nom: 'SSI' },
-      delai: 4,
-      echeance: new Date(openedAt + 4 * HOUR).toISOString(),
-      urgent: false,
-      probleme: 'Alarme en dérangement',
-      photo: null,
-      requester: { nom: 'Durand', prenom: 'Paul', email: 'paul@client.fr', telephone: '0601020304' },
-      operateur: null,
-      openedAt: new Date(openedAt).toISOString(),
-    });
+    const { type, data } = ticketOpened(ticketId, { agenceId, metierId, openedAt: new Date(openedAt).toISOString(), numChrono: `LYO-2026-${String(index + 1).padStart(5, '0')}` });
+    add(openedAt, type, data);
     let t = openedAt + (5 + next() * 60) * 60_000;
     add(t, 'TicketTakenInCharge', { technicien, takenAt: new Date(t).toISOString() });
     if (next() < 0.15) continue; // still open

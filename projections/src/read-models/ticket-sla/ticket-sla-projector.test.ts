@@ -12,6 +12,7 @@ import {
 } from '@fsm/contracts';
 import type { Projector } from '../../projector.js';
 import { createReadModelHarness, type ReadModelHarness } from '../../test-support/read-model-harness.js';
+import { ticketOpened, ticketVisit, type OpenOptions } from '../../test-support/ticket-events.js';
 import { ticketsProjector } from '../tickets/tickets-projector.js';
 import { SLA_FIGURE_COLUMNS, ticketSlaProjector, type StoredSlaFigures, type TicketSlaRow } from './ticket-sla-projector.js';
 import { homeSummaryStats, statsTicketPages, statsTickets, type StatsTicketsFilters } from './ticket-sla-queries.js';
@@ -40,55 +41,11 @@ async function createMetier(HO_stats: 0 | 1): Promise<string> {
   return id;
 }
 
-interface OpenOptions {
-  agenceId: string;
-  metierId: string | null;
-  openedAt: string;
-  delai?: number | null;
-}
-
-function opened(ticketId: string, o: OpenOptions): Ev {
-  const delai = o.delai === undefined ? 4 : o.delai;
-  return {
-    type: 'TicketOpened',
-    data: {
-      ticketId,
-      numChrono: `LYO-2025-${ticketId.slice(0, 5)}`,
-      source: 'manual',
-      agenceId: o.agenceId,
-      client: { id: randomUUID(), nom: 'Hôpital Nord' },
-      site: { id: randomUUID(), nom: 'Bâtiment A', adresse: '1 rue du Feu', code_postal: '69001', ville: 'Lyon' },
-      installation: { id: randomUUID(), nom: 'SSI cat. A', astreinte: 1 },
-      metier: o.metierId === null ? null : { id: o.metierId, nom: 'SSI' },
-      delai,
-      echeance: delai === null ? null : new Date(Date.parse(o.openedAt) + delai * 3_600_000).toISOString(),
-      urgent: false,
-      probleme: 'Alarme en dérangement',
-      photo: null,
-      requester: { nom: 'Durand', prenom: 'Paul', email: 'paul@client.fr', telephone: '0601020304' },
-      operateur: null,
-      openedAt: o.openedAt,
-    },
-  };
-}
+const opened = ticketOpened;
 
 const taken: Ev = { type: 'TicketTakenInCharge', data: { technicien, takenAt: '2025-01-01T00:00:00.000Z' } };
 
-function visit(arriveAt: string, closedAt: string, devis: 0 | 1 = 0) {
-  return {
-    constatTech: 'Détecteur remplacé',
-    remarqueTech: '',
-    devis,
-    arriveAt,
-    closedAt,
-    etatArrivee: 'En dérangement',
-    etatDepart: 'Fonctionnel',
-    tempsTrajet: '00:20',
-    signatureClient: 'sig-client',
-    signatureTechnicien: 'sig-tech',
-    technicien,
-  };
-}
+const visit = (arriveAt: string, closedAt: string, devis: 0 | 1 = 0) => ticketVisit(technicien, arriveAt, closedAt, devis);
 
 const closed = (arriveAt: string, closedAt: string, devis: 0 | 1 = 0): Ev => ({ type: 'TicketClosed', data: visit(arriveAt, closedAt, devis) });
 const reintervention = (arriveAt: string, closedAt: string, devis: 0 | 1 = 0): Ev => ({
