@@ -85,8 +85,10 @@ describe('the projections process killed with SIGKILL during a 100,000-event rep
     expect(figures.eventsInLog as number).toBeGreaterThanOrEqual(EVENTS);
     const { rows } = await pool.query<{ min: string; max: string }>('SELECT min(global_position)::text AS min, max(global_position)::text AS max FROM es.events');
     const [low, high] = [Number(rows[0]!.min), Number(rows[0]!.max)];
-    // 20 random points of the log, between 3 % and 97 % of it, in order.
-    const targets = Array.from({ length: KILLS }, () => low + Math.floor((0.03 + Math.random() * 0.94) * (high - low))).sort((a, b) => a - b);
+    // 20 random points of the log, between 3 % and 85 % of it, in order. The kill comes up to
+    // 150 ms and two round trips after its point: the last 15 % (15,000 events, most of a
+    // second at today's replay speed) keep it inside the replay, which 97 % no longer did.
+    const targets = Array.from({ length: KILLS }, () => low + Math.floor((0.03 + Math.random() * 0.82) * (high - low))).sort((a, b) => a - b);
     const killedAt: number[] = [];
     let midBatch = 0;
 
