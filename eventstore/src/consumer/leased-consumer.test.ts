@@ -158,6 +158,21 @@ describe('a leased consumer', () => {
     await standby.instance.stop();
   });
 
+  it('stopped while it takes over, keeps neither the lease nor the log: the next consumer leads at once', async () => {
+    const lease = leaseName('reactor', randomUUID());
+    const seen: string[] = [];
+    // Long lease: a lease kept by the stopped consumer would hold the next one back for a minute.
+    const a = consumer(lease, seen, 60_000);
+    const starting = a.instance.start();
+    await a.instance.stop();
+    await starting;
+    expect(a.instance.isLeader).toBe(false);
+    const b = consumer(lease, seen, 60_000);
+    await b.instance.start();
+    expect(b.instance.isLeader).toBe(true);
+    await b.instance.stop();
+  });
+
   it('stops consuming as soon as its lease is taken, and writes nothing more', async () => {
     const lease = leaseName('reactor', randomUUID());
     const seen: string[] = [];

@@ -86,7 +86,8 @@ export class LeasedConsumer {
   private current: LeaderSession | undefined;
   private subscription: Subscription | undefined;
   private stopped = true;
-  private activating = false;
+  /** A takeover in progress (lease, session settings, prepare): a stop waits for it. */
+  private activation: Promise<void> | undefined;
   private migrated = false;
   private restartPending = false;
   private standbyTimer: NodeJS.Timeout | undefined;
@@ -128,6 +129,9 @@ export class LeasedConsumer {
     this.stopped = true;
     if (this.standbyTimer) clearTimeout(this.standbyTimer);
     this.standbyTimer = undefined;
+    // A standby stopped while it takes over would otherwise become leader after the stop, and
+    // keep the lease (renewed by its heartbeat) from every other process.
+    await this.activation;
     await this.stepDown(true);
   }
 
@@ -163,9 +167,15 @@ export class LeasedConsumer {
     });
   }
 
-  private async tryActivate(): Promise<void> {
-    if (this.stopped || this.current || this.activating) return;
-    this.activating = true;
+  private tryActivate(): Promise<void> {
+    if (this.stopped || this.current || this.activation) return this.activation ?? Promise.resolve();
+    this.activation = this.activate().finally(() => {
+      this.activation = undefined;
+    });
+    return this.activation;
+  }
+
+  private async activate(): Promise<void> {
     let client: pg.PoolClient | undefined;
     let session: LeaderSession | undefined;
     try {
@@ -194,7 +204,7 @@ export class LeasedConsumer {
       this.logger.info({ lease: this.options.lease, token, holder: this.holder }, `${this.options.label}: leader`);
       this.options.onLeader?.(session);
       const from = await this.options.prepare(session);
-      if (this.current === session && !this.subscription && !this.restartPending) this.subscribe(from);
+      if (this.current === session && !this.subscription && !this.restartPending && !this.stopped) this.subscribe(from);
     } catch (error) {
       if (session && this.current === session) {
         this.logger.error({ err: error }, `${this.options.label}: could not start`);
@@ -204,8 +214,6 @@ export class LeasedConsumer {
         this.logger.warn({ err: error }, `${this.options.label}: cannot reach Postgres, retrying`);
       }
       this.scheduleStandby();
-    } finally {
-      this.activating = false;
     }
   }
 
