@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, recordConsole, saveArtifacts, signedInContext, skipReason } from './support/browser.js';
-import { pdfText } from './support/pdf-text.js';
+import { pdfText } from '@fsm/workers/test-support';
 import { drawSignature } from './support/signature.js';
 import { startStack, type Stack } from './support/stack.js';
 

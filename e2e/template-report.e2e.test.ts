@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, recordConsole, saveArtifacts, saveArtifactsOnTimeout, signedInContext, skipReason } from './support/browser.js';
-import { pdfText } from './support/pdf-text.js';
+import { pdfText } from '@fsm/workers/test-support';
 import { drawSignature } from './support/signature.js';
 import { startStack, type Stack } from './support/stack.js';
 
@@ -53,7 +53,7 @@ describe.skipIf(skipReason !== null)('journey 7: an edited template is used by t
 
       const content = admin.getByRole('textbox', { name: 'Contenu du modèle' });
       // At the very top, so it lands on the first page: once the report ran to two
-      // pages, support/pdf-text.ts did not find the second page's text.
+      // pages, the PDF reader did not find the second page's text.
       await content.click();
       await admin.keyboard.press('Control+Home');
       await admin.keyboard.type(marker);

@@ -209,6 +209,36 @@ describe('PATCH /api/tickets/{id}/close and POST /api/tickets/{id}/intervention'
     expect(visits[1]!.data).toMatchObject({ signataireNom: 'Marc Petit', signataireQualite: 'Responsable sécurité' });
   });
 
+  it('records the signed-in user as the visit\'s author beside the technician named (issue 32)', async () => {
+    const id = await open();
+    await take(tech, id);
+    expect((await reintervene(techPlus, id)).statusCode).toBe(201);
+    const visits = (await ticketStream(h, id)).filter((event) => event.type === 'ReinterventionRecorded');
+    expect(visits[0]!.data).toMatchObject({ technicien: { id: tech.id }, auteur: { id: techPlus.id, prenom: 'technicien_plus', nom: 'Test' } });
+  });
+
+  it('« Je suis sur site » records the arrival once, by the server clock; the ticket shows it until the close (issue 32)', async () => {
+    const id = await open();
+    const early = await h.request(tech, { method: 'POST', url: `/api/tickets/${id}/sur-site` });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().error).toBe(M.notTakenInCharge);
+    await take(tech, id);
+    const first = await h.request(tech, { method: 'POST', url: `/api/tickets/${id}/sur-site` });
+    expect(first.statusCode).toBe(200);
+    const arrivedAt = first.json().arrive_at as string;
+    expect(arrivedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(Math.abs(Date.parse(arrivedAt) - Date.now())).toBeLessThan(60_000);
+    expect(first.json().statut).toBe('en_cours');
+    await expectStreamUnchanged(id, async () => {
+      const again = await h.request(techPlus, { method: 'POST', url: `/api/tickets/${id}/sur-site` });
+      expect(again.statusCode).toBe(200);
+      expect(again.json().arrive_at).toBe(arrivedAt);
+    });
+    const arrivals = (await ticketStream(h, id)).filter((event) => event.type === 'TechnicianArrivedOnSite');
+    expect(arrivals).toHaveLength(1);
+    expect(arrivals[0]!.data).toMatchObject({ technicien: { id: tech.id }, arrivedAt });
+  });
+
   it('answers 409 before a technician took the ticket', async () => {
     const id = await open();
     await expectStreamUnchanged(id, async () => {

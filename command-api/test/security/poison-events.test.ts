@@ -636,6 +636,10 @@ describe('no accepted command writes an event a projector cannot write (issue 17
         fc.oneof(fc.constant(NOW), typedInstant).map((takenAt): TicketCommand => ({ type: 'TakeTicketInCharge', data: { technicien: world.technicien, takenAt } })),
       ),
       CloseTicket: ticketCases(['inProgress', 'intervention'], (world) => visitTyped.map((v): TicketCommand => ({ type: 'CloseTicket', data: visitInput(world, v) }))),
+      // Issue 32: « Je suis sur site », by the handler's clock or any instant typed.
+      RecordArrivalOnSite: ticketCases(['inProgress', 'intervention'], (world) =>
+        fc.oneof(fc.constant(NOW), typedInstant).map((arrivedAt): TicketCommand => ({ type: 'RecordArrivalOnSite', data: { technicien: world.technicien, arrivedAt } })),
+      ),
       RecordReintervention: ticketCases(['inProgress', 'intervention'], (world) =>
         fc.tuple(visitTyped, fc.uuid()).map(([v, interventionId]): TicketCommand => ({ type: 'RecordReintervention', data: { ...visitInput(world, v), interventionId } })),
       ),

@@ -82,6 +82,8 @@ export const CASES: Case[] = [
   { method: 'PATCH', route: '/api/tickets/:id', url: (i) => `/api/tickets/${i.ticketId}`, body: (i) => ({ statut: 'en_cours', technicien_id: i.technicienId }), was: staff },
   { method: 'PATCH', route: '/api/tickets/:id/close', url: (i) => `/api/tickets/${i.closedTicketId}/close`, body: visit, was: staff },
   { method: 'POST', route: '/api/tickets/:id/intervention', url: (i) => `/api/tickets/${i.closedTicketId}/intervention`, body: visit, was: staff },
+  // Added with issue 32 (« Je suis sur site »): who may record a visit may record its arrival; on a closed ticket, 409 once past the door.
+  { method: 'POST', route: '/api/tickets/:id/sur-site', url: (i) => `/api/tickets/${i.closedTicketId}/sur-site`, was: staff },
   { method: 'PATCH', route: '/api/tickets/:id/interventions/:interventionId', url: (i) => `/api/tickets/${i.ticketId}/interventions/${unknown}`, body: () => ({ nom_rapport: 'rapport.pdf' }), was: staff },
   { method: 'PATCH', route: '/api/tickets/:id/update', url: (i) => `/api/tickets/${i.closedTicketId}/update`, body: () => ({ numero_devis: 'D-1' }), was: staff },
   // Clients, sites, installations, contacts (management §6: clients.edit to change; reading for the ticket screens)

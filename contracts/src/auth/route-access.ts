@@ -13,7 +13,7 @@ import { STAFF_ROLES, type Role } from './roles.js';
  * Keys are `METHOD /path` exactly as Fastify registers them (`:param`).
  */
 
-/** No token: the route is public (login, the QR form, health, content-addressed files). */
+/** No token: the route is public (login, the QR form, health). */
 export interface PublicAccess {
   readonly who: 'public';
   readonly why: string;
@@ -22,7 +22,7 @@ export interface PublicAccess {
 /**
  * The route reads its own credential, since a browser opens it as a plain
  * link (report and export downloads: `?token=`, a short-lived token bound to
- * the one file) or a WebSocket (the session token in its first message). The
+ * the one file; ticket photos: `?exp=&sig=`, a signed link bound to the file) or a WebSocket (the session token in its first message). The
  * route authenticates itself; the table only records it.
  */
 export interface LinkTokenAccess {
@@ -69,8 +69,9 @@ export const ROUTE_ACCESS = {
   'POST /api/login': open('sign-in'),
   'POST /api/logout': open('Déconnexion: the session token to end is in the body, its own proof (as RFC 7009)'),
   'GET /api/health': open('load balancers and probes: the status only; the details for HEALTH_DETAILS_ACCESS'),
-  'GET /api/files/:ref': open('photos and signatures for <img>: the SHA-256 reference is the capability'),
+  'GET /api/files/:ref': link('ticket photos for <img>: ?exp=&sig= (a short-lived link bound to the file, in ticket answers) or a session that may see a ticket holding it'),
   'GET /api/public/captcha': open('QR form (rate-limited per IP)'),
+  'GET /api/public/qr-keys/:key': open('QR form: is the link valid, nothing else (rate-limited per IP)'),
   'POST /api/public/ticket-create': open('QR form: QR key + captcha, rate-limited per IP'),
   'GET /api/reports/download/:filename': link('?token= : a short-lived download token bound to the file (a session token only as bearer header)'),
   'GET /api/exports/:id/download': link('?token= : a short-lived download token bound to the export (a session token only as bearer header), then the export scope'),
@@ -88,6 +89,8 @@ export const ROUTE_ACCESS = {
   'PATCH /api/tickets/:id': staff(),
   'PATCH /api/tickets/:id/close': staff(),
   'POST /api/tickets/:id/intervention': staff(),
+  // « Je suis sur site » (issue 32): whoever may record the visit may record its arrival.
+  'POST /api/tickets/:id/sur-site': staff(),
   'PATCH /api/tickets/:id/interventions/:interventionId': staff('tickets.devis'),
   'PATCH /api/tickets/:id/update': staff('tickets.devis'),
 

@@ -18,8 +18,9 @@ describe('template variables', () => {
     expect(TEMPLATE_VARIABLE_GROUPS.map((g) => g.label)).toEqual(['Ticket', 'Technicien', 'Demandeur', 'Client', 'Site', 'Installation', 'Signatures']);
   });
 
-  it('names every spec field with its group prefix', () => {
-    const ticket = ['num_chrono', 'id_technicien', 'nom', 'prenom', 'probleme', 'photo', 'created_at', 'arrive_at', 'temps_trajet', 'etat_arrivee', 'etat_depart', 'clos_at', 'email', 'telephone', 'constat_tech', 'remarque_tech'];
+  it('names every spec field with its group prefix, then the additions', () => {
+    // The spec's ticket fields, then issue 32's devis and urgent (the quote request and the flag the client signs for).
+    const ticket = ['num_chrono', 'id_technicien', 'nom', 'prenom', 'probleme', 'photo', 'created_at', 'arrive_at', 'temps_trajet', 'etat_arrivee', 'etat_depart', 'clos_at', 'email', 'telephone', 'constat_tech', 'remarque_tech', 'devis', 'urgent'];
     expect(TEMPLATE_VARIABLE_KEYS).toEqual([
       ...ticket.map((f) => `ticket.${f}`),
       'technicien.nom', 'technicien.prenom',

@@ -44,6 +44,8 @@ export const TEMPLATE_VARIABLE_GROUPS: readonly TemplateVariableGroup[] = [
       v('ticket.telephone', 'Téléphone saisi sur le ticket'),
       v('ticket.constat_tech', 'Constat du technicien'),
       v('ticket.remarque_tech', 'Remarque du technicien'),
+      v('ticket.devis', 'Devis à établir (Oui / Non)'),
+      v('ticket.urgent', 'Urgent (vide sinon)'),
     ],
   },
   { key: 'technicien', label: 'Technicien', variables: [v('technicien.nom', 'Nom'), v('technicien.prenom', 'Prénom')] },

@@ -266,6 +266,18 @@ export type ValidateQuoteBodyInput = z.input<typeof validateQuoteBodySchema>;
 // Queries
 // ---------------------------------------------------------------------------
 
+/** Longest text the closed search takes. */
+export const CLOSED_SEARCH_TEXT_MAX = 100;
+const CLOSED_SEARCH_TEXT_TOO_LONG = `La recherche ne doit pas dépasser ${CLOSED_SEARCH_TEXT_MAX} caractères.`;
+
+/** `q`: trimmed, blank is absent, at most CLOSED_SEARCH_TEXT_MAX characters. */
+function closedSearchText() {
+  return z.preprocess(
+    (value) => (typeof value === 'string' ? value.trim() || undefined : value === null ? undefined : value),
+    z.string({ error: CLOSED_SEARCH_TEXT_TOO_LONG }).max(CLOSED_SEARCH_TEXT_MAX, { error: CLOSED_SEARCH_TEXT_TOO_LONG }).optional(),
+  );
+}
+
 /**
  * `GET /api/tickets/clos`. Days are French calendar days, both inclusive.
  * Without dates the handler applies `defaultClosedTicketsRange(now)`;
@@ -281,6 +293,13 @@ export const closedTicketsQuerySchema = z
     technicien_id: optionalId(),
     metier_id: optionalId(),
     devis_attente: optionalFlag(),
+    /**
+     * Opt-in (issue 32, item 9): text searched in the number, client, site,
+     * town, installation and technicians' names (in charge or closing), case-
+     * and accent-insensitive. A whole chrono number (`LYO-2026-00042`) is
+     * looked up exactly.
+     */
+    q: closedSearchText(),
   })
   .refine((q) => q.date_debut === undefined || q.date_fin === undefined || q.date_debut <= q.date_fin, {
     error: M.invalidDateRange,
@@ -296,6 +315,8 @@ export const ticketListSearchSchema = z.object({
   statut: z.enum(TICKET_STATUSES).optional().catch(undefined),
   urgent: optionalFlag().catch(undefined),
   devis_attente: optionalFlag().catch(undefined),
+  /** Opt-in (issue 32, item 8): late tickets only (not closed, past their échéance), most late first. */
+  en_retard: optionalFlag().catch(undefined),
 });
 export type TicketListSearch = z.infer<typeof ticketListSearchSchema>;
 
@@ -425,6 +446,14 @@ export type TicketErrorResponse = z.infer<typeof ticketErrorResponseSchema>;
 export const publicTicketCreateResponseSchema = z.object({ success: z.literal(true), message: z.string() });
 export type PublicTicketCreateResponse = z.infer<typeof publicTicketCreateResponseSchema>;
 
+/**
+ * GET /api/public/qr-keys/{key}: the public form checks its link on load. It
+ * learns only that the key leads to a live installation (404 'Lien non
+ * valide...' otherwise): no client, site or installation name.
+ */
+export const publicQrKeyAnswerSchema = z.object({ valide: z.literal(true) });
+export const publicQrKeyParamsSchema = z.object({ key: z.string().trim().min(1).max(200) });
+
 // ===========================================================================
 // Events
 // ===========================================================================
@@ -526,11 +555,29 @@ export const ticketVisitReportSchema = z.object({
    */
   signataireNom: z.string().min(1).optional(),
   signataireQualite: z.string().min(1).optional(),
+  /**
+   * The signed-in user who recorded the visit, and so drew the technician's
+   * signature on their screen (issue 32), beside `technicien`, who did the
+   * work. Optional: visits recorded before it existed still parse (absent:
+   * the technician recorded it).
+   */
+  auteur: ticketPersonSchema.optional(),
 });
 export type TicketVisitReport = z.infer<typeof ticketVisitReportSchema>;
 
 export const reinterventionRecordedDataSchema = ticketVisitReportSchema.extend({
   interventionId: entityId,
+});
+
+/**
+ * « Je suis sur site » (issue 32): the technician's arrival for the visit in
+ * progress, by the server's clock, so the wizard's arrival is the real one
+ * rather than the moment the report is typed. `technicien`: who tapped (the
+ * signed-in user); null for a caller without a user.
+ */
+export const technicianArrivedOnSiteDataSchema = z.object({
+  technicien: ticketPersonSchema.nullable(),
+  arrivedAt: isoInstant,
 });
 
 export const ticketReportAttachedDataSchema = z.object({
@@ -551,6 +598,7 @@ export const ticketTakenInChargeSchema = z.object({ type: z.literal('TicketTaken
 export const ticketClosedSchema = z.object({ type: z.literal('TicketClosed'), data: ticketVisitReportSchema });
 export const reinterventionRecordedSchema = z.object({ type: z.literal('ReinterventionRecorded'), data: reinterventionRecordedDataSchema });
 export const ticketReportAttachedSchema = z.object({ type: z.literal('TicketReportAttached'), data: ticketReportAttachedDataSchema });
+export const technicianArrivedOnSiteSchema = z.object({ type: z.literal('TechnicianArrivedOnSite'), data: technicianArrivedOnSiteDataSchema });
 export const quoteValidatedSchema = z.object({ type: z.literal('QuoteValidated'), data: quoteValidatedDataSchema });
 
 export const ticketEventSchema = z.discriminatedUnion('type', [
@@ -560,6 +608,7 @@ export const ticketEventSchema = z.discriminatedUnion('type', [
   reinterventionRecordedSchema,
   ticketReportAttachedSchema,
   quoteValidatedSchema,
+  technicianArrivedOnSiteSchema,
 ]);
 
 export type TicketOpened = z.infer<typeof ticketOpenedSchema>;
@@ -568,6 +617,7 @@ export type TicketClosed = z.infer<typeof ticketClosedSchema>;
 export type ReinterventionRecorded = z.infer<typeof reinterventionRecordedSchema>;
 export type TicketReportAttached = z.infer<typeof ticketReportAttachedSchema>;
 export type QuoteValidated = z.infer<typeof quoteValidatedSchema>;
+export type TechnicianArrivedOnSite = z.infer<typeof technicianArrivedOnSiteSchema>;
 export type TicketEvent = z.infer<typeof ticketEventSchema>;
 export type TicketEventType = TicketEvent['type'];
 export type TicketOpenedData = TicketOpened['data'];
@@ -576,6 +626,7 @@ export type TicketClosedData = TicketClosed['data'];
 export type ReinterventionRecordedData = ReinterventionRecorded['data'];
 export type TicketReportAttachedData = TicketReportAttached['data'];
 export type QuoteValidatedData = QuoteValidated['data'];
+export type TechnicianArrivedOnSiteData = TechnicianArrivedOnSite['data'];
 
 export const TICKET_EVENT_TYPES = [
   'TicketOpened',
@@ -584,6 +635,7 @@ export const TICKET_EVENT_TYPES = [
   'ReinterventionRecorded',
   'TicketReportAttached',
   'QuoteValidated',
+  'TechnicianArrivedOnSite',
 ] as const satisfies readonly TicketEventType[];
 
 /** Stream category of tickets in the event store. */

@@ -1,4 +1,5 @@
 import type { Content, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces.js';
+import { PDF_FONT_FAMILY } from '../pdf/pdf-fonts.js';
 import { withoutOpaqueAlpha } from './opaque-png.js';
 import { IMAGE_TOO_LARGE_TEXT, REPORT_IMAGE_KEYS, isEmbeddableImage, reportImageUse, type ReportAddress, type ReportFacts, type ReportSignatureFacts } from './report-facts.js';
 
@@ -54,6 +55,16 @@ function visitLabel(facts: ReportFacts): string {
   return facts.interventionOrdinal === null ? 'Clôture du ticket' : `Ré-intervention du ${facts.issuedOnLabel} (n° ${facts.interventionOrdinal})`;
 }
 
+/**
+ * What the client signs up to beyond the visit itself (issue 32): the ticket
+ * was urgent, a quote is to be drawn up. In the letterhead, so an agency
+ * template that names neither still says it.
+ */
+function visitFlags(facts: ReportFacts): Content[] {
+  const flags = [...(facts.ticket.urgent ? ['Urgent'] : []), ...(facts.visit.devis ? ['Devis à établir : oui'] : [])];
+  return flags.length === 0 ? [] : [{ text: flags.join(' · '), style: 'flags' }];
+}
+
 function header(facts: ReportFacts): Content {
   const agence = facts.agence;
   const left: Content[] = agence
@@ -72,8 +83,9 @@ function header(facts: ReportFacts): Content {
         stack: [
           { text: "RAPPORT D'INTERVENTION", style: 'title' },
           { text: `Ticket n° ${facts.ticket.numChrono}`, style: 'reference' },
-          { text: visitLabel(facts), style: 'agencyLine' },
-          { text: `Établi le ${facts.issuedOnLabel}`, style: 'agencyLine' },
+          // One line for the visit and the date, so the flags below add no height to the letterhead.
+          { text: `${visitLabel(facts)} · établi le ${facts.issuedOnLabel}`, style: 'agencyLine' },
+          ...visitFlags(facts),
         ],
       },
     ],
@@ -152,6 +164,16 @@ function interventionSection(facts: ReportFacts): Content[] {
         widths: [95, '*', 95, '*'],
         body: [
           row('Technicien', fullName(v.technicien), 'Devis à établir', v.devis ? 'Oui' : 'Non'),
+          ...(v.saisiPar === null
+            ? []
+            : [
+                [
+                  { text: 'Saisi et signé par', style: 'label', fillColor: SHADE },
+                  { text: fullName(v.saisiPar), style: 'value', colSpan: 3 },
+                  {},
+                  {},
+                ] as TableCell[],
+              ]),
           row('Arrivée sur site', v.arriveAtLabel, 'Fin d’intervention', v.closedAtLabel),
           row('Temps de trajet', v.tempsTrajet, 'Durée sur site', v.dureeSurSite),
           row('État à l’arrivée', v.etatArrivee, 'État au départ', v.etatDepart),
@@ -265,12 +287,13 @@ export function reportDocument(facts: ReportFacts, content: Content[]): TDocumen
       ],
       margin: [40, 20, 40, 0],
     }),
-    defaultStyle: { font: 'Helvetica', fontSize: 9.5, lineHeight: 1.15, color: '#202124' },
+    defaultStyle: { font: PDF_FONT_FAMILY, fontSize: 9.5, lineHeight: 0.92, color: '#202124' },
     styles: {
       agency: { fontSize: 14, bold: true, color: PRIMARY, margin: [0, 0, 0, 2] },
       agencyLine: { fontSize: 9, color: MUTED },
       title: { fontSize: 16, bold: true, color: '#202124' },
       reference: { fontSize: 11, bold: true, color: PRIMARY, margin: [0, 2, 0, 2] },
+      flags: { fontSize: 9, bold: true, color: PRIMARY, margin: [0, 2, 0, 0] },
       sectionTitle: { fontSize: 9, bold: true, color: '#ffffff', characterSpacing: 0.5 },
       subTitle: { fontSize: 9.5, bold: true, margin: [0, 8, 0, 3] },
       label: { fontSize: 8, bold: true, color: MUTED },

@@ -180,6 +180,7 @@ export async function loadReport(deps: LoadReportDeps, target: ReportJobTarget):
 
   const filename = reportFilename(opened.numChrono, visit.ordinal, target.reportId);
   const signedAtLabel = frenchDateTime(visit.report.closedAt);
+  const saisiPar = visitRecordedBy(visit.report);
   const principal = (contacts: readonly { prenom: string; nom: string }[]) => fullName(contacts[0]);
   const facts: ReportFacts = {
     reportId: target.reportId,
@@ -216,6 +217,7 @@ export async function loadReport(deps: LoadReportDeps, target: ReportJobTarget):
     },
     visit: {
       technicien: visit.report.technicien,
+      saisiPar,
       arriveAtLabel: frenchDateTime(visit.report.arriveAt),
       closedAtLabel: frenchDateTime(visit.report.closedAt),
       tempsTrajet: visit.report.tempsTrajet,
@@ -229,7 +231,7 @@ export async function loadReport(deps: LoadReportDeps, target: ReportJobTarget):
     photo,
     signatures: {
       client: { image: signatureClient, ...clientSigner(opened.requester, visit.report), signedAtLabel },
-      technicien: { image: signatureTechnicien, signerName: fullName(visit.report.technicien), role: 'Technicien intervenant', signedAtLabel },
+      technicien: { image: signatureTechnicien, ...technicienSigner(visit.report.technicien, saisiPar), signedAtLabel },
     },
     creationDate: visit.event.metadata.recordedAt ?? visit.report.closedAt,
     issuedOnLabel: formatParisDate(visit.report.closedAt),
@@ -274,6 +276,8 @@ export function templateValues(facts: ReportFacts, technicienId: string): Record
     'ticket.telephone': ticket.requester.telephone,
     'ticket.constat_tech': visit.constat,
     'ticket.remarque_tech': visit.remarque,
+    'ticket.devis': visit.devis ? 'Oui' : 'Non',
+    'ticket.urgent': ticket.urgent ? 'Urgent' : null,
     'technicien.nom': visit.technicien.nom,
     'technicien.prenom': visit.technicien.prenom,
     'demandeur.nom': ticket.requester.nom,
@@ -312,6 +316,26 @@ export function clientSigner(
   const signerName = report.signataireNom ?? requesterName;
   const role = report.signataireQualite ?? (signerName === requesterName ? 'Client (demandeur)' : 'Client');
   return { signerName, role };
+}
+
+/** Who recorded the visit when not its technician (issue 32); null when the technician did, or for a visit recorded before `auteur` existed. */
+export function visitRecordedBy(report: Pick<TicketVisitReport, 'technicien' | 'auteur'>): { prenom: string; nom: string } | null {
+  const { auteur } = report;
+  return auteur && auteur.id !== report.technicien.id ? { prenom: auteur.prenom, nom: auteur.nom } : null;
+}
+
+/**
+ * Who drew the technician's signature: the technician, unless someone else
+ * recorded the visit on their own session (issue 32: the report named the
+ * technician as signer when a colleague signed); then that person, for the
+ * technician named.
+ */
+export function technicienSigner(
+  technicien: { prenom: string; nom: string },
+  saisiPar: { prenom: string; nom: string } | null,
+): { signerName: string; role: string } {
+  if (saisiPar === null) return { signerName: fullName(technicien), role: 'Technicien intervenant' };
+  return { signerName: fullName(saisiPar), role: `Pour le compte de ${fullName(technicien)}` };
 }
 
 /** Stands for a typed line break through HTML escaping; U+2028 is itself a line separator, so one typed by a user means the same. */

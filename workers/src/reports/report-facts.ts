@@ -40,7 +40,10 @@ export interface ReportFacts {
   site: ReportAddress & { nom: string; interlocuteur: string };
   installation: { nom: string; type: string; description: string; interlocuteur: string };
   visit: {
+    /** Who did the work. */
     technicien: { prenom: string; nom: string };
+    /** Who recorded the visit and drew the technician's signature, when not the technician (issue 32); else null. */
+    saisiPar: { prenom: string; nom: string } | null;
     arriveAtLabel: string;
     closedAtLabel: string;
     tempsTrajet: string;

@@ -24,6 +24,7 @@ export function sampleReportFacts(overrides: Partial<ReportFacts> = {}): ReportF
     installation: { nom: 'SSI catégorie A', type: 'Sécurité incendie', description: 'Centrale SSI 8 zones, 42 détecteurs optiques', interlocuteur: 'Julie Roux' },
     visit: {
       technicien: { prenom: 'Paul', nom: 'Durand' },
+      saisiPar: null,
       arriveAtLabel: '02/03/2026 à 10:00',
       closedAtLabel: '02/03/2026 à 11:05',
       tempsTrajet: '00:35',

@@ -19,3 +19,14 @@ export async function resolveTechnicien(db: Queryable, technicienId: string, age
   if (!user || user.role === 'telesurveillance' || user.agence_id !== agenceId) throw new ValidationError(TECHNICIEN_NOT_IN_AGENCE);
   return { id: user.id, prenom: user.prenom, nom: user.nom };
 }
+
+/**
+ * The signed-in user recording a visit, named as they are now: the report
+ * says who signed for the technician when it is not the technician named.
+ * null when the caller has no user (seed, import) or it is gone.
+ */
+export async function resolveAuteur(db: Queryable, userId: string | null): Promise<TicketPerson | null> {
+  if (userId === null) return null;
+  const user = await findUserById(db, userId);
+  return user ? { id: user.id, prenom: user.prenom, nom: user.nom } : null;
+}

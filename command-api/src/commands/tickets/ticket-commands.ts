@@ -3,7 +3,7 @@ import { requireVisitTimes, type TicketVisitInput } from '../../domain/ticket/in
 import { signatureBytes } from '../../files/uploads.js';
 import type { FileCaller } from '../command-context.js';
 import type { CommandCaller } from '../execute.js';
-import { resolveTechnicien, runTicketCommand } from './ticket-command-support.js';
+import { resolveAuteur, resolveTechnicien, runTicketCommand } from './ticket-command-support.js';
 
 /**
  * Handlers of the commands on an existing ticket. The route has already
@@ -35,6 +35,7 @@ export async function handleTakeTicketInCharge(caller: CommandCaller, input: { t
  * technician arrived at the end of the visit (now, when neither is given), so
  * a visit typed afterwards with only its end is never "arrived after it
  * ended". Without `technicien_id`, the technician in charge did the visit.
+ * The signed-in user is recorded as its author beside the technician named.
  * The decider's time rules are applied before the signatures are stored, so
  * a refused visit leaves no file behind; only on a ticket a visit fits, so
  * that any other still answers the decider's 409 first.
@@ -45,6 +46,7 @@ async function visitInput(caller: FileCaller, ticket: TicketRef, body: TicketVis
   const arriveAt = body.arrive_at ?? closedAt;
   if (ticket.statut === 'en_cours' || ticket.statut === 'intervention') requireVisitTimes({ arriveAt, closedAt }, ticket.created_at, now);
   const technicien = body.technicien_id === undefined ? null : await resolveTechnicien(caller.db, body.technicien_id, ticket.agence_id);
+  const auteur = await resolveAuteur(caller.db, caller.actor.userId);
   const clientBytes = await signatureBytes(body.signature_client, M.invalidSignature);
   const technicienBytes = await signatureBytes(body.signature_technicien, M.invalidSignature);
   const [signatureClient, signatureTechnicien] = await Promise.all([caller.blobs.put(clientBytes, 'png'), caller.blobs.put(technicienBytes, 'png')]);
@@ -62,6 +64,7 @@ async function visitInput(caller: FileCaller, ticket: TicketRef, body: TicketVis
     technicien,
     signataireNom: body.signataire_nom,
     signataireQualite: body.signataire_qualite,
+    auteur,
     now,
   };
 }
@@ -77,6 +80,12 @@ export async function handleRecordReintervention(caller: FileCaller, input: { ti
   const data = { ...(await visitInput(caller, input.ticket, input.body)), interventionId };
   const result = await runTicketCommand(caller, input.ticket.id, { type: 'RecordReintervention', data });
   return { ...result, interventionId };
+}
+
+/** POST /api/tickets/{id}/sur-site: « Je suis sur site », by the server's clock, for the signed-in user. */
+export async function handleRecordArrivalOnSite(caller: CommandCaller, input: { ticket: TicketRef }) {
+  const technicien = await resolveAuteur(caller.db, caller.actor.userId);
+  return runTicketCommand(caller, input.ticket.id, { type: 'RecordArrivalOnSite', data: { technicien, arrivedAt: caller.now.toISOString() } });
 }
 
 /** PATCH /api/tickets/{id} `{ nom_rapport }` (interventionId null) and PATCH .../interventions/{interventionId}. */

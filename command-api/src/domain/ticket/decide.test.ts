@@ -419,6 +419,14 @@ describe('when in progress (en_cours)', () => {
     given(...history).when(close({ signataireNom: null, signataireQualite: '' })).then([closed()]);
   });
 
+  it('records the signed-in author beside the technician named (issue 32); without one, no author', () => {
+    given(...history)
+      .when(close({ technicien: paul, auteur: lea }))
+      .then([closed({ technicien: paul, auteur: lea })]);
+    given(...history).when(reintervene('iv-1', { auteur: paul })).then([reintervention('iv-1', { auteur: paul })]);
+    given(...history).when(close({ auteur: null })).then([closed()]);
+  });
+
   it.each(invalidVisits)('refuses a closure with %s', (_label, change, message) => {
     given(...history).when(close(change)).thenRejects(ValidationError, message);
   });
@@ -621,5 +629,43 @@ describe('evolve', () => {
   it('ignores an event that does not fit the state instead of corrupting it', () => {
     expect(stateAfter([takenInCharge])).toEqual(initialState);
     expect(stateAfter([ticketOpened, closed()]).status).toBe('ouvert');
+  });
+});
+
+// ---------------------------------------------------------------------------
+// « Je suis sur site » (issue 32)
+// ---------------------------------------------------------------------------
+
+describe('« Je suis sur site » (RecordArrivalOnSite)', () => {
+  const arrive = (arrivedAt = '2026-03-05T09:40:00.000Z', technicien: TicketPerson | null = paul): TicketCommand => ({
+    type: 'RecordArrivalOnSite',
+    data: { technicien, arrivedAt },
+  });
+  const arrived = (arrivedAt = '2026-03-05T09:40:00.000Z', technicien: TicketPerson | null = paul): TicketEvent => ({
+    type: 'TechnicianArrivedOnSite',
+    data: { technicien, arrivedAt },
+  });
+
+  it('when in progress, records the arrival by the clock and who tapped', () => {
+    given(ticketOpened, takenInCharge).when(arrive()).then([arrived()]);
+    given(ticketOpened, takenInCharge).when(arrive(undefined, lea)).then([arrived(undefined, lea)]);
+  });
+
+  it('when the arrival is already recorded, records nothing: the first one is the visit’s', () => {
+    given(ticketOpened, takenInCharge, arrived()).when(arrive('2026-03-05T10:00:00.000Z', lea)).then([]);
+  });
+
+  it('when a re-intervention was recorded since, records the next visit’s arrival', () => {
+    given(ticketOpened, takenInCharge, arrived(), reintervention('iv-1')).when(arrive('2026-03-06T08:00:00.000Z')).then([arrived('2026-03-06T08:00:00.000Z')]);
+  });
+
+  it('refuses it on a ticket not taken in charge, closed, or unknown', () => {
+    given(ticketOpened).when(arrive()).thenRejects(IllegalStateError, M.notTaken);
+    given(ticketOpened, takenInCharge, closed()).when(arrive()).thenRejects(IllegalStateError, M.closed);
+    given().when(arrive()).thenRejects(NotFoundError, M.notFound);
+  });
+
+  it('refuses an instant the read side could not hold', () => {
+    given(ticketOpened, takenInCharge).when(arrive('2026-02-30T10:00:00Z')).thenRejects(ValidationError, M.invalidDate);
   });
 });

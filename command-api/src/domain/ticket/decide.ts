@@ -19,6 +19,7 @@ import {
   ticketEcheance,
   type QuoteValidated,
   type ReinterventionRecorded,
+  type TechnicianArrivedOnSite,
   type TicketArrivalState,
   type TicketClosed,
   type TicketDepartureState,
@@ -84,6 +85,8 @@ export interface TicketVisitInput {
   /** Who signed for the client and in which role; blank: the requester. */
   signataireNom?: string | null;
   signataireQualite?: string | null;
+  /** The signed-in user recording the visit (who drew the technician's signature); absent for a caller without a user (seed, import). */
+  auteur?: TicketPerson | null;
   /** The handler's clock: a visit typed in the wizard cannot end later than it. */
   now: string;
 }
@@ -104,7 +107,13 @@ export type ValidateQuote = {
   data: { numeroDevis: string; dateEnregistrementDevis?: string | null; validatedAt: string };
 };
 
-export type TicketCommand = OpenTicket | TakeTicketInCharge | CloseTicket | RecordReintervention | AttachReport | ValidateQuote;
+/** « Je suis sur site »: `technicien` is the signed-in user who tapped, `arrivedAt` the handler's clock. */
+type RecordArrivalOnSite = {
+  type: 'RecordArrivalOnSite';
+  data: { technicien: TicketPerson | null; arrivedAt: string };
+};
+
+export type TicketCommand = OpenTicket | TakeTicketInCharge | CloseTicket | RecordReintervention | AttachReport | ValidateQuote | RecordArrivalOnSite;
 
 // ---------------------------------------------------------------------------
 // Shared checks
@@ -229,6 +238,7 @@ function visitReport(input: TicketVisitInput, ticket: ExistingTicketState & { te
     // Left out when blank rather than recorded empty: the event then reads as one written before these fields existed.
     ...(signataireNom === '' ? {} : { signataireNom }),
     ...(signataireQualite === '' ? {} : { signataireQualite }),
+    ...(input.auteur === null || input.auteur === undefined ? {} : { auteur: requireTechnicien(input.auteur) }),
   };
 }
 
@@ -311,6 +321,21 @@ function recordReintervention(command: RecordReintervention, state: TicketState)
 }
 
 /**
+ * The arrival of the visit in progress. Tapped again (a double tap, a retry,
+ * a colleague), it records nothing: the first arrival is the visit's.
+ */
+function recordArrivalOnSite(command: RecordArrivalOnSite, state: TicketState): TicketEvent[] {
+  const ticket = requireInProgress(requireTicket(state));
+  if (ticket.arrivedAt !== null) return [];
+  const { technicien } = command.data;
+  const event: TechnicianArrivedOnSite = {
+    type: 'TechnicianArrivedOnSite',
+    data: { technicien: technicien === null ? null : requireTechnicien(technicien), arrivedAt: requireTicketInstant(command.data.arrivedAt) },
+  };
+  return [event];
+}
+
+/**
  * The ticket's own report belongs to its closure, so it needs a closed
  * ticket; a re-intervention's report needs that intervention. Saving the same
  * name again (a retried request) changes nothing and records nothing.
@@ -380,6 +405,8 @@ export function decide(command: TicketCommand, state: TicketState): TicketEvent[
       return attachReport(command, state);
     case 'ValidateQuote':
       return validateQuote(command, state);
+    case 'RecordArrivalOnSite':
+      return recordArrivalOnSite(command, state);
     default: {
       const unknown: never = command;
       throw new Error(`unknown ticket command ${JSON.stringify(unknown)}`);

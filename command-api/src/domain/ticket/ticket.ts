@@ -29,6 +29,8 @@ interface TicketFacts {
   interventions: readonly TicketIntervention[];
   /** The ticket's own report (its closure). */
   nomRapport: string | null;
+  /** « Je suis sur site » for the visit in progress (none since the last visit was recorded): null until tapped. */
+  arrivedAt: string | null;
 }
 
 export type TicketState =
@@ -58,7 +60,7 @@ export function evolve(state: TicketState, event: TicketEvent): TicketState {
     case 'TicketOpened': {
       if (state.status !== 'nonexistent') return state;
       const { ticketId, numChrono, openedAt, urgent, echeance } = event.data;
-      return { status: 'ouvert', ticketId, numChrono, openedAt, urgent, echeance, quote: { status: 'none' }, interventions: [], nomRapport: null };
+      return { status: 'ouvert', ticketId, numChrono, openedAt, urgent, echeance, quote: { status: 'none' }, interventions: [], nomRapport: null, arrivedAt: null };
     }
     case 'TicketTakenInCharge': {
       if (state.status !== 'ouvert') return state;
@@ -71,6 +73,8 @@ export function evolve(state: TicketState, event: TicketEvent): TicketState {
         status: 'intervention',
         quote: withVisitQuote(state.quote, event.data),
         interventions: [...state.interventions, { id: event.data.interventionId, nomRapport: null }],
+        // The next visit has its own arrival.
+        arrivedAt: null,
       };
     }
     case 'TicketClosed': {
@@ -90,6 +94,10 @@ export function evolve(state: TicketState, event: TicketEvent): TicketState {
       if (state.status === 'nonexistent' || state.quote.status !== 'pending') return state;
       const { numeroDevis, dateEnregistrementDevis, validatedAt } = event.data;
       return { ...state, quote: { status: 'validated', requestedAt: state.quote.requestedAt, numeroDevis, dateEnregistrementDevis, validatedAt } };
+    }
+    case 'TechnicianArrivedOnSite': {
+      if (state.status !== 'en_cours' && state.status !== 'intervention') return state;
+      return { ...state, arrivedAt: event.data.arrivedAt };
     }
     default: {
       const unknown: never = event;

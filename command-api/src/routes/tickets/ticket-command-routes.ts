@@ -18,6 +18,7 @@ import { commandCaller } from '../../commands/command-context.js';
 import {
   handleAttachReport,
   handleCloseTicket,
+  handleRecordArrivalOnSite,
   handleRecordReintervention,
   handleTakeTicketInCharge,
   handleValidateQuote,
@@ -74,6 +75,22 @@ export async function ticketCommandRoutes(app: FastifyInstance, deps: AppDeps): 
       const ticket = await ticketInScope(deps, principal, request.params.id);
       await handleRecordReintervention(commandCaller(deps, actorOf(request)), { ticket, body: request.body });
       return reply.status(201).send(await ticketInScope(deps, principal, ticket.id));
+    },
+  );
+
+  /**
+   * « Je suis sur site » (issue 32): records the arrival of the visit in
+   * progress by the server's clock; no body. Tapped again, it keeps the first
+   * arrival and answers the same ticket.
+   */
+  routes.post(
+    '/api/tickets/:id/sur-site',
+    { schema: { params: ticketIdParamsSchema, response: { 200: ticketSchema } } },
+    async (request) => {
+      const principal = principalOf(request);
+      const ticket = await ticketInScope(deps, principal, request.params.id);
+      await handleRecordArrivalOnSite(commandCaller(deps, actorOf(request)), { ticket });
+      return ticketInScope(deps, principal, ticket.id);
     },
   );
 

@@ -238,7 +238,18 @@ function evolveTicketRow(row: TicketRow | null, { ticketId, revision, event }: T
       };
     }
     case 'ReinterventionRecorded':
-      return { ...row, statut: 'intervention', interventions_supp_count: row.interventions_supp_count + 1, ...quoteAfterVisit(row, event.data), last_revision: revision };
+      // arrive_at: the next visit's arrival is not known yet (« Je suis sur site » sets it).
+      return {
+        ...row,
+        statut: 'intervention',
+        arrive_at: null,
+        interventions_supp_count: row.interventions_supp_count + 1,
+        ...quoteAfterVisit(row, event.data),
+        last_revision: revision,
+      };
+    case 'TechnicianArrivedOnSite':
+      // The arrival of the visit in progress, until its close writes the visit's own.
+      return { ...row, arrive_at: row.statut === 'clos' ? row.arrive_at : event.data.arrivedAt, last_revision: revision };
     case 'TicketReportAttached':
       // The ticket's own report names it; a re-intervention's only moves the revision.
       return { ...row, nom_rapport: event.data.interventionId === null ? event.data.nomRapport : row.nom_rapport, last_revision: revision };

@@ -153,6 +153,18 @@ describe('tickets read model', () => {
     expect((await searchClosedTickets(h.pool, [agence], now, { technicien_id: otherTech.id })).map((t) => t.id)).toEqual([id]);
   });
 
+  it('shows « Je suis sur site » as the arrival of the visit in progress, cleared by a re-intervention, replaced by the close (issue 32)', async () => {
+    const agence = randomUUID();
+    const id = randomUUID();
+    const arrival = (arrivedAt: string) => ({ type: 'TechnicianArrivedOnSite', data: { technicien: tech, arrivedAt } }) as const;
+    await h.given(stream(id), [opened(id, { agenceId: agence }), takenInCharge(), arrival('2026-11-20T08:40:00.000Z')]);
+    expect(await findTicket(h.pool, 'all', id, now)).toMatchObject({ statut: 'en_cours', arrive_at: '2026-11-20T08:40:00.000Z' });
+    await h.given(stream(id), [reintervention(randomUUID())]);
+    expect(await findTicket(h.pool, 'all', id, now)).toMatchObject({ statut: 'intervention', arrive_at: null });
+    await h.given(stream(id), [arrival('2026-11-20T08:50:00.000Z'), closed()]);
+    expect(await findTicket(h.pool, 'all', id, now)).toMatchObject({ statut: 'clos', arrive_at: '2026-11-20T09:00:00.000Z' });
+  });
+
   it('computes minutes_ecoulees from the now it is given, never stored', async () => {
     const agence = randomUUID();
     const id = randomUUID();

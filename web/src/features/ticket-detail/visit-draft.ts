@@ -25,6 +25,11 @@ export interface VisitDraft {
   remarque_tech: string;
   etat_depart: string;
   devis: boolean;
+  /**
+   * `YYYY-MM-DDTHH:mm`, French local time; empty (the default): the visit ends
+   * when it is validated, by the server's clock. Never the arrival's time by
+   * default (issue 32: both read "now" and the report said 00:38 / 00:38).
+   */
   date_cloture: string;
   /** PNG data URLs. */
   signature_client: string | null;
@@ -45,22 +50,27 @@ export function draftKey(userId: string | number, ticketId: string): string {
   return `${PREFIX}.${String(userId)}.${ticketId}`;
 }
 
-export function newDraft(mode: VisitMode, technicienId: string | null, now: Date = new Date()): VisitDraft {
-  const stamp = parisDateTimeInput(now);
+/**
+ * A new draft. The arrival is the one recorded with « Je suis sur site »
+ * (`arrivedAt`, the ticket's `arrive_at` while the visit is in progress), else
+ * the moment the wizard is opened: saved with the draft, so a reload keeps it.
+ */
+export function newDraft(mode: VisitMode, technicienId: string | null, now: Date = new Date(), arrivedAt: string | null = null): VisitDraft {
+  const arrival = arrivedAt !== null && !Number.isNaN(Date.parse(arrivedAt)) ? new Date(arrivedAt) : now;
   return {
     version: 1,
     mode,
     step: 1,
     open: true,
     technicien_id: technicienId ?? '',
-    arrive_at: stamp,
+    arrive_at: parisDateTimeInput(arrival),
     etat_arrivee: '',
     temps_trajet: TICKET_DEFAULT_TRAVEL_TIME,
     constat_tech: '',
     remarque_tech: '',
     etat_depart: '',
     devis: false,
-    date_cloture: stamp,
+    date_cloture: '',
     signature_client: null,
     signature_technicien: null,
     recipients: ['demandeur'],

@@ -69,6 +69,14 @@ function describeEvent(event: TicketHistoryEvent): { title: string; details: str
           str(d.dateEnregistrementDevis) ? `Enregistré le ${formatDate(d.dateEnregistrementDevis as string)}` : null,
         ].filter((x): x is string => x !== null),
       };
+    case 'TechnicianArrivedOnSite':
+      return {
+        title: 'Arrivée sur site',
+        details: [
+          person(d.technicien) ? `Technicien : ${person(d.technicien)}` : null,
+          str(d.arrivedAt) ? `Arrivée : ${formatDateTime(d.arrivedAt as string)}` : null,
+        ].filter((x): x is string => x !== null),
+      };
     default:
       return { title: event.type, details: [] };
   }

@@ -7,7 +7,7 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { WarningIcon } from '../../../components/ui/icons';
 import { PhotoOverlay } from '../../../components/ui/photo-overlay';
 import { StatusChip } from '../../../components/ui/status-chip';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError, errorMessage } from '../../../lib/api-client';
 import { formatDateTime, formatDurationMinutes } from '../../../lib/format';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { PERMISSIONS, hasPermission } from '../../auth/access';
@@ -16,6 +16,7 @@ import { useUtilisateurs } from '../../lookups/api/get-utilisateurs';
 import { personName } from '../../lookups/api/lookup-types';
 import { QuoteValidationDialog } from '../../tickets/components/quote-validation-dialog';
 import { useInterventions } from '../api/get-interventions';
+import { useRecordArrival } from '../api/record-arrival';
 import { useTicket } from '../api/get-ticket';
 import { useTicketReports } from '../api/get-ticket-reports';
 import { AuditHistory } from './audit-history';
@@ -82,7 +83,11 @@ function TicketDetail({ ticket }: { ticket: Ticket }) {
   const active = ticket.statut === 'en_cours' || ticket.statut === 'intervention';
   const technicians = useUtilisateurs(active);
 
-  const draft = useVisitDraft(user.id, ticket, active);
+  // The wizard names who is signed in when they are a technician of the list (as the take-in-charge dialog does), else the ticket's.
+  const myId = String(user.id);
+  const wizardTechnicien = technicians.data?.some((t) => t.id === myId) ? myId : ticket.id_technicien;
+  const draft = useVisitDraft(user.id, ticket, active, wizardTechnicien);
+  const arrival = useRecordArrival();
   const storedDraft = draft.stored;
   const [taking, setTaking] = useState(false);
   const [confirmingDiscard, setConfirmingDiscard] = useState(false);
@@ -223,6 +228,21 @@ function TicketDetail({ ticket }: { ticket: Ticket }) {
                       Prendre en charge
                     </button>
                   ) : null}
+                  {active && ticket.arrive_at ? (
+                    <p className="muted">Sur site depuis le {formatDateTime(ticket.arrive_at)}</p>
+                  ) : null}
+                  {active && !ticket.arrive_at ? (
+                    <button
+                      type="button"
+                      className="btn btn--block"
+                      onClick={() => arrival.mutate({ ticketId: ticket.id })}
+                      disabled={arrival.isPending}
+                      aria-busy={arrival.isPending || undefined}
+                    >
+                      Je suis sur site
+                    </button>
+                  ) : null}
+                  {arrival.isError ? <Banner tone="error">{errorMessage(arrival.error, TICKET_MESSAGES.serverError)}</Banner> : null}
                   {active && storedDraft ? (
                     <>
                       <button type="button" className="btn btn--primary btn--block" onClick={() => draft.open(storedDraft.mode)}>

@@ -8,7 +8,13 @@ import { clearDraft, draftKey, loadDraft, newDraft, saveDraft, type VisitDraft }
  * on every change until the visit is sent) and the one left behind, which the
  * detail offers to resume or discard.
  */
-export function useVisitDraft(userId: string | number, ticket: Pick<Ticket, 'id' | 'id_technicien'>, active: boolean) {
+export function useVisitDraft(
+  userId: string | number,
+  ticket: Pick<Ticket, 'id' | 'id_technicien' | 'arrive_at'>,
+  active: boolean,
+  /** The technician a new draft names: the signed-in user when they are in the list, else the ticket's (issue 32). */
+  technicienId: string | null = ticket.id_technicien,
+) {
   const storageKey = draftKey(userId, ticket.id);
   const [editing, setEditing] = useState<VisitDraft | null>(null);
   const [stored, setStored] = useState<VisitDraft | null>(() => loadDraft(storageKey));
@@ -39,7 +45,7 @@ export function useVisitDraft(userId: string | number, ticket: Pick<Ticket, 'id'
     stored,
     open(mode: VisitMode) {
       const existing = loadDraft(storageKey);
-      const draft = existing && existing.mode === mode ? { ...existing, open: true } : newDraft(mode, ticket.id_technicien);
+      const draft = existing && existing.mode === mode ? { ...existing, open: true } : newDraft(mode, technicienId, new Date(), ticket.arrive_at);
       saveDraft(storageKey, draft);
       show(draft);
     },

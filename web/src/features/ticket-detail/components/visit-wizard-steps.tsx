@@ -94,6 +94,7 @@ export function InterventionStep({ draft, errors, update }: StepProps) {
       <TextField
         label={draft.mode === 'close' ? 'Date et heure de fin d’intervention' : 'Date et heure de fin de la visite'}
         type="datetime-local"
+        hint="Laissez vide : l’heure de validation sera retenue."
         value={draft.date_cloture}
         onChange={(e) => update({ date_cloture: e.target.value })}
         error={errors.date_cloture}

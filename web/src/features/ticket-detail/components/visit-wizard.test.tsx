@@ -165,7 +165,8 @@ describe('close wizard', () => {
       technicien_id: IDS.technicien,
     });
     expect(body.arrive_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00\.000Z$/);
-    expect(body.date_cloture).toMatch(/Z$/);
+    // The end left empty: the visit ends when it is validated, by the server's clock (issue 32).
+    expect(body).not.toHaveProperty('date_cloture');
     expect(window.localStorage.getItem(draftKey('u-7', IDS.ticket))).toBeNull();
     // Without tickets.devis no report is made.
     expect(ctx.api.requests.some((r) => r.path.startsWith('/api/reports'))).toBe(false);
@@ -421,5 +422,83 @@ describe('report after the visit (tickets.devis)', () => {
     expect(logged).toHaveBeenCalledWith('Envoi du rapport par e-mail impossible', expect.anything());
     await ctx.app.user.click(retry);
     expect((await screen.findByRole('alert')).textContent).toBe("Erreur lors de l'envoi des emails");
+  });
+});
+
+describe('who and when, by default (issue 32)', () => {
+  it('names the signed-in technician, as the take-in-charge dialog does, not the ticket’s', async () => {
+    signIn(makeUser({ id: IDS.technicien2, prenom: 'Marc', nom: 'Roux', role: 'technicien_plus' }));
+    const api = mockApi({
+      ...ticketDetailRoutes({ ticket: inProgress, contacts: [] }),
+      'PATCH /api/tickets/:id/close': () => closed,
+    });
+    const app = renderApp(path);
+    const ctx = { app, api, user: getSession()!.user };
+    const dialog = await openWizard(ctx);
+    await waitFor(() => expect((dialog.getByRole('combobox', { name: 'Technicien' }) as HTMLSelectElement).value).toBe(IDS.technicien2));
+    await finish(ctx);
+    await screen.findByRole('heading', { name: 'Ticket clos' });
+    expect(sentBody(api.calls('PATCH /api/tickets/:id/close')[0])).toMatchObject({ technicien_id: IDS.technicien2 });
+  });
+
+  it('names the ticket’s technician when the signed-in user is not in the list', async () => {
+    const ctx = setup();
+    const dialog = await openWizard(ctx);
+    expect((dialog.getByRole('combobox', { name: 'Technicien' }) as HTMLSelectElement).value).toBe(IDS.technicien);
+  });
+
+  it('takes the arrival recorded with « Je suis sur site », and leaves the end empty', async () => {
+    const ctx = setup({ extra: { 'GET /api/tickets/:id': { ...inProgress, arrive_at: '2026-03-10T08:40:00.000Z' } } });
+    const dialog = await openWizard(ctx);
+    expect((dialog.getByLabelText('Date et heure d’arrivée') as HTMLInputElement).value).toBe('2026-03-10T09:40');
+    await fillStep1(ctx);
+    expect((dialog.getByLabelText('Date et heure de fin d’intervention') as HTMLInputElement).value).toBe('');
+    await fillStep2(ctx);
+    sign('Signature du client');
+    sign('Signature du technicien');
+    await ctx.app.user.click(dialog.getByRole('button', { name: 'Valider la clôture' }));
+    await screen.findByRole('heading', { name: 'Ticket clos' });
+    const body = sentBody(ctx.api.calls('PATCH /api/tickets/:id/close')[0]) as Record<string, unknown>;
+    expect(body.arrive_at).toBe('2026-03-10T08:40:00.000Z');
+    expect(body).not.toHaveProperty('date_cloture');
+  });
+
+  it('without a recorded arrival, takes the time the wizard was opened and keeps it across a reload; never the end’s', async () => {
+    const ctx = setup();
+    const dialog = await openWizard(ctx);
+    const arrival = (dialog.getByLabelText('Date et heure d’arrivée') as HTMLInputElement).value;
+    expect(arrival).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
+    const saved = JSON.parse(window.localStorage.getItem(draftKey('u-7', IDS.ticket)) ?? '{}') as Record<string, unknown>;
+    expect(saved).toMatchObject({ arrive_at: arrival, date_cloture: '' });
+    cleanup();
+    renderApp(path);
+    expect((within(await screen.findByRole('dialog')).getByLabelText('Date et heure d’arrivée') as HTMLInputElement).value).toBe(arrival);
+  });
+});
+
+describe('« Je suis sur site » (issue 32)', () => {
+  it('records the arrival in one tap, then says since when', async () => {
+    let current = inProgress;
+    signIn(makeUser({ id: 'u-7' }));
+    const api = mockApi({
+      ...ticketDetailRoutes({ ticket: () => current, contacts: [] }),
+      'POST /api/tickets/:id/sur-site': () => {
+        current = { ...inProgress, arrive_at: '2026-03-10T08:40:00.000Z' };
+        return current;
+      },
+    });
+    const app = renderApp(path);
+    await app.user.click(await screen.findByRole('button', { name: 'Je suis sur site' }));
+    expect(await screen.findByText('Sur site depuis le 10/03/2026 09:40')).toBeTruthy();
+    expect(api.calls('POST /api/tickets/:id/sur-site')).toHaveLength(1);
+    expect(screen.queryByRole('button', { name: 'Je suis sur site' })).toBeNull();
+  });
+
+  it('is not offered on a ticket not taken in charge or closed', async () => {
+    signIn(makeUser({ id: 'u-7' }));
+    mockApi(ticketDetailRoutes({ ticket: closed, contacts: [] }));
+    renderApp(path);
+    expect(await screen.findByText('Ticket clos : aucune action.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Je suis sur site' })).toBeNull();
   });
 });
