@@ -3,13 +3,10 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ticketReportsAnswerSchema, reportStreamId, ticketStreamId, type TicketReportsAnswer } from '@fsm/contracts';
 import type { RecordedEvent } from '@fsm/eventstore';
-import { createQueues } from '@fsm/workers';
 import { startWorkers, type RunningWorkers } from '@fsm/workers';
-import { pdfText, signaturePng, startSmtpCatcher, type SmtpCatcher } from '@fsm/workers/test-support';
-import { commandContext } from '../src/commands/command-context.js';
-import { runTicketCommand } from '../src/commands/tickets/ticket-command-support.js';
-import type { TicketCommand } from '../src/domain/ticket/index.js';
+import { pdfText, startSmtpCatcher, type SmtpCatcher } from '@fsm/workers/test-support';
 import { createApiHarness, type ApiHarness, type TestUser } from '../src/test-support/api-harness.js';
+import { obliterateQueues, reportTickets, visitData } from './support/report-tickets.js';
 
 /*
  * The report calls of tickets.md §7 on the real app, with the real workers
@@ -42,63 +39,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await workers?.close();
-  const queues = createQueues(redisUrl, prefix);
-  for (const name of ['reports', 'emails', 'exports'] as const) await queues.get(name).obliterate({ force: true }).catch(() => undefined);
-  await queues.close();
+  await obliterateQueues(redisUrl, prefix);
   await smtp?.close();
   await h?.close();
 });
 
-async function run(ticketId: string, command: TicketCommand): Promise<void> {
-  await runTicketCommand({ context: commandContext(h.deps), actor: h.system }, ticketId, command);
-}
-
-/** The clock the commands below were decided at: the day after the visits. */
-const DECIDED_AT = '2026-03-03T00:00:00.000Z';
-
-async function openTicket(numChrono: string): Promise<string> {
-  const ticketId = randomUUID();
-  const paul = { id: tech.id, prenom: 'Paul', nom: 'Durand' };
-  await run(ticketId, {
-    type: 'OpenTicket',
-    data: {
-      ticketId,
-      numChrono,
-      source: 'manual',
-      agenceId,
-      client: { id: randomUUID(), nom: 'Clinique du Parc' },
-      site: { id: randomUUID(), nom: 'Bâtiment A', adresse: '1 rue des Lilas', code_postal: '69003', ville: 'Lyon' },
-      installation: { id: randomUUID(), nom: 'SSI catégorie A', astreinte: 1 },
-      metier: { id: randomUUID(), nom: 'Sécurité incendie' },
-      delai: 4,
-      urgent: false,
-      probleme: 'Alarme feu sans cause',
-      photo: null,
-      requester: { nom: 'Martin', prenom: 'Claire', email: 'claire@example.fr', telephone: '0612345678' },
-      operateur: null,
-      openedAt: '2026-03-02T08:00:00.000Z',
-      inCharge: { technicien: paul, takenAt: '2026-03-02T08:10:00.000Z' },
-      now: DECIDED_AT,
-    },
-  });
-  return ticketId;
-}
-
-async function visit(): Promise<{ signatureClient: string; signatureTechnicien: string }> {
-  return { signatureClient: await h.deps.blobs.put(signaturePng(1), 'png'), signatureTechnicien: await h.deps.blobs.put(signaturePng(2), 'png') };
-}
-
-const visitData = {
-  constatTech: 'Détecteur optique encrassé, remplacé',
-  remarqueTech: 'RAS',
-  devis: 1,
-  arriveAt: '2026-03-02T09:00:00.000Z',
-  closedAt: '2026-03-02T10:05:00.000Z',
-  etatArrivee: 'En alarme feu',
-  etatDepart: 'Fonctionnel',
-  tempsTrajet: '00:35',
-  now: DECIDED_AT,
-};
+const { run, openTicket, visit } = reportTickets(() => ({ h, agenceId, tech }));
 
 const reportBody = {
   signature: { client: 'data:image/png;base64,AAAA', technicien: 'data:image/png;base64,AAAA' },
@@ -238,8 +184,16 @@ describe('POST /api/reports/send-email and the closing flow', () => {
     }
     expect(answers[1]!.filename).toBe(answers[0]!.filename);
     expect(answers.map((answer) => answer.sent)).toEqual([
-      { success: true, queued: 2, alreadyRequested: 0 },
-      { success: true, queued: 0, alreadyRequested: 2 },
+      { success: true, queued: 2, alreadyRequested: 0, alreadySent: [] },
+      {
+        success: true,
+        queued: 0,
+        alreadyRequested: 2,
+        alreadySent: [
+          expect.objectContaining({ email: 'claire@example.fr', knownRequests: 1 }),
+          expect.objectContaining({ email: 'syndic@example.fr', knownRequests: 1 }),
+        ],
+      },
     ]);
     const forTicket = (email: string) => smtp.accepted.filter((mail) => mail.to.includes(email) && mail.subject.includes('LYO-2026-00103'));
     await until(() => forTicket('claire@example.fr').length === 1 && forTicket('syndic@example.fr').length === 1);
@@ -263,7 +217,7 @@ describe('POST /api/reports/send-email and the closing flow', () => {
     smtp.rejectRecipients.add('inconnu@example.fr');
     const send = (emails: string[]) =>
       h.request(tech, { method: 'POST', url: '/api/reports/send-email', payload: { recipients: emails.map((email) => ({ email })), downloadUrl } });
-    expect((await send(['claire@example.fr', 'inconnu@example.fr'])).json()).toEqual({ success: true, queued: 2, alreadyRequested: 0 });
+    expect((await send(['claire@example.fr', 'inconnu@example.fr'])).json()).toEqual({ success: true, queued: 2, alreadyRequested: 0, alreadySent: [] });
 
     // Any staff member of the agency sees it, tickets.devis or not.
     const reader = await h.createUser({ role: 'technicien', agenceId, permissions: [] });
@@ -288,7 +242,7 @@ describe('POST /api/reports/send-email and the closing flow', () => {
 
     // Sent stays sent (never twice); failed may be asked again, and the ticket then shows the new attempt.
     smtp.rejectRecipients.delete('inconnu@example.fr');
-    expect((await send(['claire@example.fr', 'inconnu@example.fr'])).json()).toEqual({ success: true, queued: 1, alreadyRequested: 1 });
+    expect((await send(['claire@example.fr', 'inconnu@example.fr'])).json()).toMatchObject({ success: true, queued: 1, alreadyRequested: 1 });
     await until(async () => (await statuses())['inconnu@example.fr'] === 'sent');
     expect((await reports()).reports[0]!.emails).toHaveLength(2);
     expect(smtp.accepted.filter((mail) => mail.to.includes('inconnu@example.fr') && mail.subject.includes('LYO-2026-00104'))).toHaveLength(1);
@@ -299,6 +253,42 @@ describe('POST /api/reports/send-email and the closing flow', () => {
     expect((await h.request(await h.createUser({ role: 'telesurveillance', telesurvAgences: [agenceId] }), { method: 'GET', url: `/api/tickets/${ticketId}/reports` })).statusCode).toBe(403);
     expect((await h.request(null, { method: 'GET', url: `/api/tickets/${ticketId}/reports` })).statusCode).toBe(401);
     expect((await h.request(tech, { method: 'GET', url: '/api/tickets/pas-un-id/reports' })).statusCode).toBe(400);
+  });
+
+  it('sends a report again to an address that got it only when confirmed, and once however often the call is retried (issue 32)', async () => {
+    const ticketId = await openTicket('LYO-2026-00105');
+    await run(ticketId, { type: 'CloseTicket', data: { ...visitData, ...(await visit()) } });
+    const { downloadUrl } = (await h.request(tech, { method: 'POST', url: `/api/reports/${ticketId}.pdf`, payload: reportBody })).json();
+    const send = (extra: Record<string, unknown> = {}) =>
+      h.request(tech, { method: 'POST', url: '/api/reports/send-email', payload: { recipients: [{ email: 'perdu@example.fr', nom: 'Roux', prenom: 'Léa' }], downloadUrl, ...extra } });
+    const forTicket = () => smtp.accepted.filter((mail) => mail.to.includes('perdu@example.fr') && mail.subject.includes('LYO-2026-00105'));
+    expect((await send()).json()).toMatchObject({ queued: 1, alreadySent: [] });
+    await until(async () => (await h.pool.query(`SELECT 1 FROM rm.report_emails WHERE recipient_email = 'perdu@example.fr' AND status = 'sent'`)).rowCount === 1);
+
+    // Not confirmed: not sent, and the answer says when it was.
+    const again = (await send()).json();
+    expect(again).toMatchObject({ success: true, queued: 0, alreadyRequested: 1 });
+    expect(again.alreadySent).toEqual([
+      {
+        email: 'perdu@example.fr',
+        nom: 'Roux',
+        prenom: 'Léa',
+        status: 'sent',
+        requestedAt: expect.any(String),
+        sentAt: expect.any(String),
+        knownRequests: 1,
+        message: expect.stringMatching(/^Déjà envoyé le \d{2}\/\d{2}\/\d{4} à \d{2}:\d{2} à perdu@example\.fr\.$/),
+      },
+    ]);
+
+    // Confirmed: one more request; the same confirmation retried (double click, network retry) adds nothing.
+    const resend = [{ email: 'Perdu@Example.fr', knownRequests: 1 }];
+    expect((await send({ resend })).json()).toMatchObject({ queued: 1, alreadySent: [] });
+    expect((await send({ resend })).json()).toMatchObject({ queued: 0, alreadySent: [expect.objectContaining({ knownRequests: 2 })] });
+    await until(() => forTicket().length === 2);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(forTicket()).toHaveLength(2);
+    expect((await h.request(tech, { method: 'POST', url: '/api/reports/send-email', payload: { recipients: [{ email: 'a@b.fr' }], downloadUrl, resend: [{ email: 'a@b.fr', knownRequests: 0 }] } })).statusCode).toBe(400);
   });
 
   it('answers 400 in French for a bad address or link, 404 for an unknown report', async () => {

@@ -157,6 +157,14 @@ export interface EventStore {
   /** For health: the true head, what holds readers back, and how old the oldest event after `from` is. */
   health(from: Position | null): Promise<StoreHealth>;
   comparePositions(a: Position, b: Position): number;
+  /**
+   * The log's identity: a uuid drawn once per event-store database (Postgres:
+   * the schema's `log_identity` row; KurrentDB: the `$fsm-log-identity` system
+   * stream), never part of the log itself (not read, copied or counted). What
+   * is kept outside the log for this log only (the job queues' Redis keys) is
+   * named after it, so two deployments never share it (issue 32).
+   */
+  logIdentity(): Promise<string>;
   close(): Promise<void>;
 }
 

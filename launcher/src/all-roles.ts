@@ -11,7 +11,7 @@ export interface AllRolesOptions {
   pool: pg.Pool;
   store: EventStore;
   logger: Logger;
-  /** BullMQ key prefix shared by the API and the workers (default 'fsm'). */
+  /** Redis key prefix shared by the API and the workers (default: the deployment's, named after its log). */
   queuePrefix?: string;
   webRoot?: string | undefined;
   leaseMs?: number;

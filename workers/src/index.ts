@@ -3,6 +3,7 @@ export * from './queues.js';
 export * from './start-workers.js';
 export * from './reactions.js';
 export * from './event-ids.js';
+export * from './own-log.js';
 export * from './reports/report-facts.js';
 export * from './reports/report-renderer.js';
 export * from './reports/report-processor.js';

@@ -11,8 +11,13 @@ export interface Queues {
   close(): Promise<void>;
 }
 
-/** `backoffMs`: base of the exponential backoff between attempts (tests shorten it). */
-export function createQueues(redisUrl: string, prefix = 'fsm', backoffMs = 2_000): Queues {
+/**
+ * `prefix`: the deployment's key prefix (`deploymentKeyPrefix`, issue 32).
+ * `backoffMs`: base of the exponential backoff between attempts (tests shorten it).
+ * `logId`: the log the jobs are about, written in each job's data, so a worker
+ * of another log that meets one leaves it alone (`ownJobsOnly`).
+ */
+export function createQueues(redisUrl: string, prefix = 'fsm', backoffMs = 2_000, logId?: string): Queues {
   const connection = { url: redisUrl, maxRetriesPerRequest: null };
   const queues = new Map<QueueName, Queue>(
     QUEUE_NAMES.map((name) => [
@@ -45,7 +50,7 @@ export function createQueues(redisUrl: string, prefix = 'fsm', backoffMs = 2_000
         byQueue.set(name, [...(byQueue.get(name) ?? []), job]);
       }
       await Promise.all(
-        [...byQueue].map(([name, list]) => get(name).addBulk(list.map((job) => ({ name: job.name, data: job.data, opts: { jobId: job.jobId } })))),
+        [...byQueue].map(([name, list]) => get(name).addBulk(list.map((job) => ({ name: job.name, data: logId ? { ...job.data, logId } : job.data, opts: { jobId: job.jobId } })))),
       );
     },
     async close() {

@@ -3,13 +3,14 @@ import { Worker } from 'bullmq';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { TEMPLATE_PREVIEW_QUEUE, type Env } from '@fsm/contracts';
-import { createBlobStore, type BlobStore, type EventStore } from '@fsm/eventstore';
+import { createBlobStore, deploymentKeyPrefix, type BlobStore, type EventStore } from '@fsm/eventstore';
 import { emailsProcessor } from './email/email-processor.js';
 import { createMailer, type Mailer } from './email/mailer.js';
 import { exportsProcessor } from './exports/export-processor.js';
 import { migrateExportProgress } from './exports/export-progress.js';
 import { exportReactions } from './exports/export-reactions.js';
 import { migrateSentMails } from './email/sent-mails.js';
+import { ownJobsOnly } from './own-log.js';
 import { createQueues } from './queues.js';
 import { reportReactions } from './reactions.js';
 import { Reactor, type Reaction } from './reactor.js';
@@ -35,7 +36,7 @@ export interface StartWorkersOptions {
   pool: pg.Pool;
   store: EventStore;
   logger: Logger;
-  /** BullMQ key prefix (tests isolate themselves with their own). */
+  /** BullMQ key prefix; default: this deployment's, named after its log (`deploymentKeyPrefix`, issue 32). Tests isolate themselves with their own. */
   queuePrefix?: string;
   /** Defaults to `<DATA_DIR>/files`, the API's store. */
   blobs?: BlobStore;
@@ -65,7 +66,9 @@ export interface StartWorkersOptions {
  */
 export async function startWorkers(options: StartWorkersOptions): Promise<RunningWorkers> {
   const { env, pool, store, logger } = options;
-  const prefix = options.queuePrefix ?? 'fsm';
+  // Issue 32: the queues are this deployment's own, named after its log; every job says which log it is about.
+  const logId = await store.logIdentity();
+  const prefix = options.queuePrefix ?? (await deploymentKeyPrefix(store));
   const clock = options.clock ?? (() => new Date());
   const blobs = options.blobs ?? createBlobStore(join(env.DATA_DIR, 'files'));
   const log = logger.child({ role: 'workers' });
@@ -77,7 +80,7 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Runnin
   await migrateSentMails(pool);
   await migrateExportProgress(pool);
 
-  const queues = createQueues(env.REDIS_URL, prefix, options.backoffMs);
+  const queues = createQueues(env.REDIS_URL, prefix, options.backoffMs, logId);
   const connection = { url: env.REDIS_URL, maxRetriesPerRequest: null };
   const common = {
     connection,
@@ -86,10 +89,10 @@ export async function startWorkers(options: StartWorkersOptions): Promise<Runnin
     ...(options.stalledIntervalMs !== undefined ? { stalledInterval: options.stalledIntervalMs } : {}),
   };
   const workers = [
-    new Worker('reports', reportsProcessor({ pool, store, blobs, renderer, clock }), { ...common, concurrency: REPORT_CONCURRENCY }),
-    new Worker('emails', emailsProcessor({ pool, store, blobs, mailer, clock }), { ...common, concurrency: 4 }),
+    new Worker('reports', ownJobsOnly(logId, reportsProcessor({ pool, store, blobs, renderer, clock }), log), { ...common, concurrency: REPORT_CONCURRENCY }),
+    new Worker('emails', ownJobsOnly(logId, emailsProcessor({ pool, store, blobs, mailer, clock }), log), { ...common, concurrency: 4 }),
     // CSV exports (docs/exports.md): one at a time, they page through the read models.
-    new Worker('exports', exportsProcessor({ pool, store, blobs, clock }), { ...common, concurrency: 1 }),
+    new Worker('exports', ownJobsOnly(logId, exportsProcessor({ pool, store, blobs, clock }), log), { ...common, concurrency: 1 }),
     // The template builder's 'Preview A4': the API waits for the PDF; its own render thread, so a heavy preview never delays a report.
     new Worker(TEMPLATE_PREVIEW_QUEUE, previewsProcessor({ renderer: previewRenderer, clock }), { ...common, concurrency: PREVIEW_CONCURRENCY }),
   ];

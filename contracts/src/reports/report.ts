@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { hasHiddenCharacters } from '../hidden-characters.js';
 import { SIGNATURE_MAX_DATA_URL_LENGTH } from '../tickets/ticket-constants.js';
 import { TICKET_MESSAGES } from '../tickets/ticket-messages.js';
+import { formatParisDateTime } from '../calendar/paris-time.js';
 
 /*
  * The report aggregate's contract, in the order of every aggregate's file
@@ -22,6 +23,7 @@ export const REPORT_MESSAGES = {
   tooManyRecipients: 'Trop de destinataires (20 au maximum).',
   invalidEmail: TICKET_MESSAGES.invalidEmail,
   noReintervention: 'Aucune ré-intervention n’est enregistrée pour ce ticket.',
+  invalidResend: 'Confirmation de renvoi invalide.',
 } as const;
 
 export const REPORT_MAX_RECIPIENTS = 20;
@@ -160,8 +162,42 @@ export const sendReportEmailBodySchema = z.object({
     .string({ error: REPORT_MESSAGES.invalidDownloadUrl })
     .max(2048, { error: REPORT_MESSAGES.invalidDownloadUrl })
     .refine((url) => reportFilenameFromDownloadUrl(url) !== null, { error: REPORT_MESSAGES.invalidDownloadUrl }),
+  /**
+   * Issue 32: an explicit re-send to addresses that already got the report
+   * (a client who lost the e-mail). Each entry confirms one address and says how
+   * many requests the user saw for it (`knownRequests` of the answer's
+   * `alreadySent`): the address gets one more request only while that is still
+   * the count, so a retried call (a double click, a network retry) sends once.
+   * Opt-in: without it an address already asked is not sent again.
+   */
+  resend: z
+    .array(
+      z.object({
+        email: reportEmailRecipientBodySchema.shape.email,
+        knownRequests: z.number({ error: REPORT_MESSAGES.invalidResend }).int({ error: REPORT_MESSAGES.invalidResend }).min(1, { error: REPORT_MESSAGES.invalidResend }),
+      }),
+      { error: REPORT_MESSAGES.invalidResend },
+    )
+    .max(REPORT_MAX_RECIPIENTS, { error: REPORT_MESSAGES.tooManyRecipients })
+    .optional(),
 });
 export type SendReportEmailBody = z.infer<typeof sendReportEmailBodySchema>;
+
+/** An address the call did not send to because it already got (or is getting) the report. */
+export const reportAlreadySentSchema = z.object({
+  email: z.string(),
+  nom: z.string(),
+  prenom: z.string(),
+  /** 'requested': being sent; 'sent': the mail server accepted it. */
+  status: z.enum(['requested', 'sent']),
+  requestedAt: z.iso.datetime({ offset: true }),
+  sentAt: z.iso.datetime({ offset: true }).nullable(),
+  /** How many times this report was asked for this address: send it back in `resend` to send once more. */
+  knownRequests: z.number().int().positive(),
+  /** « Déjà envoyé le 12/11/2026 à 14:05 à x@y.fr. » (Paris time). */
+  message: z.string(),
+});
+export type ReportAlreadySent = z.infer<typeof reportAlreadySentSchema>;
 
 export const sendReportEmailResponseSchema = z.object({
   success: z.literal(true),
@@ -169,8 +205,16 @@ export const sendReportEmailResponseSchema = z.object({
   queued: z.number().int().nonnegative(),
   /** Recipients this report was already sent (or queued) to: not sent twice. */
   alreadyRequested: z.number().int().nonnegative(),
+  /** Those recipients, with when they were sent it (issue 32); confirm with `resend` to send again. */
+  alreadySent: z.array(reportAlreadySentSchema).default([]),
 });
 export type SendReportEmailResponse = z.infer<typeof sendReportEmailResponseSchema>;
+
+/** « Déjà envoyé le 12/11/2026 à 14:05 à x@y.fr. », or « En cours d’envoi à … (demandé le …). » */
+export function reportAlreadySentMessage(sent: { email: string; status: 'requested' | 'sent'; requestedAt: string; sentAt: string | null }): string {
+  if (sent.status === 'sent') return `Déjà envoyé le ${formatParisDateTime(sent.sentAt ?? sent.requestedAt, ' à ')} à ${sent.email}.`;
+  return `Envoi en cours à ${sent.email} (demandé le ${formatParisDateTime(sent.requestedAt, ' à ')}).`;
+}
 
 // ---------------------------------------------------------------------------
 // The e-mail (French)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { reportEmailFailure } from './ticket-reports.js';
+import { reportEmailFailure, reportGenerationFailure } from './ticket-reports.js';
+import { reportAlreadySentMessage } from './report.js';
 
 // What nodemailer and the e-mail worker record in ReportEmailFailed, as the ticket detail explains it.
 describe('reportEmailFailure', () => {
@@ -31,5 +32,28 @@ describe('reportEmailFailure', () => {
     expect(long.message.length).toBeLessThan(400);
     expect(reportEmailFailure(null, null).reason).toBe('other');
     expect(reportEmailFailure('', false).message).toMatch(/^L’envoi du rapport a échoué : /);
+  });
+});
+
+// Issue 32: what a failed generation and an address already sent tell the user.
+describe('reportGenerationFailure', () => {
+  it('names the reason and says it can be asked again', () => {
+    expect(reportGenerationFailure('report x: ticket y not found')).toBe('La génération du rapport a échoué : le ticket ou sa visite est introuvable. Vous pouvez la relancer.');
+    expect(reportGenerationFailure('Rendu interrompu : plus de 30 s de calcul.')).toBe('La génération du rapport a échoué : Rendu interrompu : plus de 30 s de calcul. Vous pouvez la relancer.');
+  });
+
+  it('does not quote an unknown technical text', () => {
+    expect(reportGenerationFailure('connect ECONNREFUSED /var/run/postgresql')).not.toContain('postgresql');
+  });
+});
+
+describe('reportAlreadySentMessage', () => {
+  it('says when, in Paris time', () => {
+    expect(reportAlreadySentMessage({ email: 'x@y.fr', status: 'sent', requestedAt: '2026-11-12T13:04:00.000Z', sentAt: '2026-11-12T13:05:00.000Z' })).toBe(
+      'Déjà envoyé le 12/11/2026 à 14:05 à x@y.fr.',
+    );
+    expect(reportAlreadySentMessage({ email: 'x@y.fr', status: 'requested', requestedAt: '2026-07-01T12:00:00.000Z', sentAt: null })).toBe(
+      'Envoi en cours à x@y.fr (demandé le 01/07/2026 à 14:00).',
+    );
   });
 });

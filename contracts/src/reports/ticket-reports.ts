@@ -49,6 +49,8 @@ export const ticketReportSchema = z.object({
   status: z.enum(['requested', 'generated', 'failed']),
   filename: z.string().nullable(),
   generated_at: isoInstant.nullable(),
+  /** Why the latest generation failed, in French (issue 32); null unless `status` is 'failed'. Absent from older servers. */
+  failure: z.string().nullish(),
   /** The latest request per recipient, in the order they were asked. */
   emails: z.array(ticketReportEmailSchema),
 });
@@ -103,4 +105,32 @@ export function reportEmailFailure(error: string | null, permanent: boolean | nu
     case 'other':
       return { reason, message: `${lead}erreur du serveur de messagerie après plusieurs essais${quoted}. Renvoyez le rapport plus tard.` };
   }
+}
+
+// ---------------------------------------------------------------------------
+// Why a report was not generated, in French (issue 32)
+// ---------------------------------------------------------------------------
+
+/** Longest part of a worker's own text quoted to the user. */
+const GENERATION_ERROR_MAX = 200;
+
+/**
+ * The reason of a ReportGenerationFailed as the user reads it (« La génération
+ * du rapport a échoué : <raison>. Vous pouvez la relancer. »). The workers'
+ * texts are English for the known cases (read models late, ticket or visit not
+ * found) and French for the render's own limits, which are quoted; any other
+ * text stays in the workers' log.
+ */
+export function reportGenerationReason(error: string | null): string {
+  const text = (error ?? '').replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+  if (/read models have not reached/i.test(text)) return 'les données du ticket n’étaient pas encore à jour';
+  if (/not found|no matching visit|has no TicketOpened/i.test(text)) return 'le ticket ou sa visite est introuvable';
+  if (/^Rendu interrompu|^Le moteur de rendu|^Moteur de rendu/.test(text)) return text.replace(/\.$/, '').slice(0, GENERATION_ERROR_MAX);
+  // Anything else (Postgres, the file store…) may name hosts or paths: not shown, it is in the workers' log.
+  return 'erreur technique (le détail est dans le journal des workers)';
+}
+
+/** « La génération du rapport a échoué : <raison>. Vous pouvez la relancer. » */
+export function reportGenerationFailure(error: string | null): string {
+  return `La génération du rapport a échoué : ${reportGenerationReason(error)}. Vous pouvez la relancer.`;
 }

@@ -656,6 +656,19 @@ export function runEventStoreContract(name: string, adapter: ContractAdapter): v
       const after = await store.health(null);
       expect(after.head).not.toBeNull();
     });
+
+    test('20. log identity: one uuid per log, the same from every client, and never an event of the log', async () => {
+      const store = await openStore();
+      const other = await openStore();
+      const head = await store.headPosition();
+      const [first, second] = await Promise.all([store.logIdentity(), other.logIdentity()]);
+      expect(first).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      expect(second).toBe(first);
+      expect(await store.logIdentity()).toBe(first);
+      expect(await store.headPosition()).toBe(head);
+      const slice = await store.readAll({ from: head, maxCount: 10 });
+      expect(slice.events.filter((event) => event.type.includes('identity'))).toEqual([]);
+    });
   });
 }
 

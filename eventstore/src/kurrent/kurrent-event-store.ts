@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   ANY,
   BACKWARDS,
@@ -36,6 +37,9 @@ import type {
 } from '../port.js';
 import { comparePositionPairs, maxPosition } from '../positions.js';
 import { isIncluded, serverFilter } from './kurrent-filters.js';
+
+/** The system stream (and event type) holding the log's identity. */
+const LOG_IDENTITY_STREAM = '$fsm-log-identity';
 import { PermanentSubscriptionError, findStoredAppend } from './kurrent-policies.js';
 import { startKurrentSubscription } from './kurrent-subscription.js';
 import { formatKurrentPosition, isRealPosition, parseKurrentPosition } from './positions.js';
@@ -315,9 +319,55 @@ export function createKurrentEventStore(options: KurrentEventStoreOptions): Kurr
     if (ownsClient) await client.dispose();
   }
 
+  let identity: Promise<string> | undefined;
+  /**
+   * The log's identity, in a system stream ('$' stream and event type): the
+   * subscriptions, readAll, the head and the copy tool leave system events out,
+   * so it is never taken for an event of the log. The first writer wins.
+   */
+  async function readOrCreateLogIdentity(): Promise<string> {
+    const read = async (): Promise<string | null> => {
+      try {
+        for await (const resolved of client.readStream(LOG_IDENTITY_STREAM, { direction: FORWARDS, fromRevision: START, maxCount: 1 })) {
+          const logId = (resolved.event?.data as { logId?: unknown } | undefined)?.logId;
+          if (typeof logId === 'string') return logId;
+        }
+        return null;
+      } catch (error) {
+        if (isMissingStream(error)) return null;
+        throw error;
+      }
+    };
+    const existing = await read();
+    if (existing) return existing;
+    const logId = randomUUID();
+    try {
+      await client.appendToStream(
+        LOG_IDENTITY_STREAM,
+        [{ id: randomUUID(), contentType: 'application/json', type: LOG_IDENTITY_STREAM, data: { logId }, metadata: {} } as unknown as EventData],
+        { streamState: NO_STREAM },
+      );
+      return logId;
+    } catch (error) {
+      if (!isWrongExpectedVersion(error)) throw error;
+      const winner = await read();
+      if (!winner) throw error;
+      return winner;
+    }
+  }
+  function logIdentity(): Promise<string> {
+    assertOpen();
+    identity ??= readOrCreateLogIdentity();
+    identity.catch(() => {
+      identity = undefined;
+    });
+    return identity;
+  }
+
   return {
     kind: 'kurrent',
     migrate: async () => undefined,
+    logIdentity,
     appendToStream,
     readStream,
     readAll,

@@ -400,10 +400,25 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions = {}
     if (ownsPool) await pool.end();
   }
 
+  let identity: Promise<string> | undefined;
+  /** The schema's log_identity row (created by the migration), read once. */
+  function logIdentity(): Promise<string> {
+    identity ??= pool.query<{ log_id: string }>(`SELECT log_id::text AS log_id FROM ${s}.log_identity`).then(({ rows }) => {
+      const found = rows[0]?.log_id;
+      if (!found) throw new Error(`${schema}.log_identity is empty: run the migration`);
+      return found;
+    });
+    identity.catch(() => {
+      identity = undefined;
+    });
+    return identity;
+  }
+
   return {
     kind: 'postgres',
     schema,
     migrate: () => migrateSchema(pool, schema),
+    logIdentity,
     appendToStream,
     readStream,
     readAll,

@@ -38,6 +38,16 @@ CREATE TABLE IF NOT EXISTS ${s}.streams (
   version   bigint NOT NULL
 );
 
+-- The log's identity (issue 32): drawn once per database, names what lives
+-- outside it for it alone (the job queues' Redis keys). Not an event: it is
+-- neither read, copied nor counted with the log.
+CREATE TABLE IF NOT EXISTS ${s}.log_identity (
+  singleton  boolean     PRIMARY KEY DEFAULT true CHECK (singleton),
+  log_id     uuid        NOT NULL DEFAULT gen_random_uuid(),
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+INSERT INTO ${s}.log_identity (singleton) VALUES (true) ON CONFLICT DO NOTHING;
+
 CREATE TABLE IF NOT EXISTS ${s}.events (
   global_position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   stream_id       text        NOT NULL REFERENCES ${s}.streams (stream_id),

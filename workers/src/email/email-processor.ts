@@ -13,6 +13,7 @@ import {
 } from '@fsm/contracts';
 import { readStreamOrEmpty, type BlobStore, type EventStore, type RecordedEvent } from '@fsm/eventstore';
 import { outcomeEventId } from '../event-ids.js';
+import { NotThisLogError } from '../own-log.js';
 import { isLastAttempt } from '../reports/report-processor.js';
 import { isPermanentMailError, type Mailer } from './mailer.js';
 import { claimSentMail } from './sent-mails.js';
@@ -82,7 +83,8 @@ export async function sendReportEmailJob(deps: EmailProcessorDeps, target: SendR
     event: parseRecorded(reportEventSchema, recorded),
   }));
   const request = history.find((entry) => entry.recorded.id === target.requestEventId && entry.event.type === 'ReportEmailRequested');
-  if (!request || request.event.type !== 'ReportEmailRequested') throw new UnrecoverableError(`no ReportEmailRequested ${target.requestEventId} in report ${target.reportId}`);
+  // The reactor enqueues after the request is committed: a request this log does not hold is another deployment's (issue 32).
+  if (!request || request.event.type !== 'ReportEmailRequested') throw new NotThisLogError(`no ReportEmailRequested ${target.requestEventId} in report ${target.reportId}`);
   const asked: ReportEmailRequestedData = request.event.data;
   const recipient = asked.recipient.email;
   const recorded = history.find((entry) => entry.event.type === 'ReportEmailed' && entry.event.data.requestEventId === target.requestEventId);

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
-import { reportStreamId, type ReportGeneratedData, type ReportGenerationFailedData } from '@fsm/contracts';
+import { reportStreamId, ticketStreamId, type ReportGeneratedData, type ReportGenerationFailedData } from '@fsm/contracts';
 import { readStreamOrEmpty } from '@fsm/eventstore';
 import { outcomeEventId } from '../event-ids.js';
+import { NotThisLogError } from '../own-log.js';
 import { ReadModelsNotReadyError, delayUntilReadModels } from '../read-models-delay.js';
 import { loadReport, type LoadReportDeps, type ReportJobTarget } from './load-report.js';
 import type { RenderedReport } from './pdf-render.js';
@@ -102,6 +103,20 @@ export async function recordReportFailure(deps: ReportProcessorDeps, target: Rep
   );
 }
 
+/**
+ * Whether the job's visit is an event of this log: the ticket's stream holds
+ * the visit event (the report's id), or the report's stream exists. The
+ * reactor enqueues after the visit is committed, so a job of this log always
+ * finds it.
+ */
+async function visitInLog(deps: Pick<ReportProcessorDeps, 'store'>, target: ReportJobTarget): Promise<boolean> {
+  const [ticket, report] = await Promise.all([
+    readStreamOrEmpty(deps.store, ticketStreamId(target.ticketId)),
+    readStreamOrEmpty(deps.store, reportStreamId(target.reportId)),
+  ]);
+  return report.length > 0 || ticket.some((event) => event.id === target.reportId);
+}
+
 export function isLastAttempt(job: Job): boolean {
   return job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 }
@@ -117,7 +132,11 @@ export function reportsProcessor(deps: ReportProcessorDeps) {
           return await renderReportJob(deps, target);
         } catch (error) {
           if (error instanceof ReadModelsNotReadyError && (await delayUntilReadModels(job, token, deps.readModelsPatienceMs))) throw new DelayedError();
-          if (error instanceof UnrecoverableError || isLastAttempt(job)) await recordReportFailure(deps, target, error, job.id ?? '');
+          if (error instanceof UnrecoverableError || isLastAttempt(job)) {
+            // A visit this log does not hold is another deployment's: left alone, no failure appended here (issue 32).
+            if (!(await visitInLog(deps, target))) throw new NotThisLogError(`report ${target.reportId}: visit not in this log (${error instanceof Error ? error.message : String(error)})`);
+            await recordReportFailure(deps, target, error, job.id ?? '');
+          }
           throw error;
         }
       }

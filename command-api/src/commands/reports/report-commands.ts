@@ -6,8 +6,10 @@ import {
   TICKET_MESSAGES,
   ticketEventSchema,
   parseRecorded,
+  reportAlreadySentMessage,
   reportStreamId,
   ticketStreamId,
+  type ReportAlreadySent,
   type ReportPdfBody,
   type ReportRecipient,
   type ReportRequestedData,
@@ -15,7 +17,7 @@ import {
 } from '@fsm/contracts';
 import { ConcurrencyError, readStreamOrEmpty, type RecordedEvent } from '@fsm/eventstore';
 import { findAgence } from '@fsm/projections';
-import { reportDecider } from '../../domain/report/index.js';
+import { reportDecider, type ReportState } from '../../domain/report/index.js';
 import { commandHandler, type CommandCaller } from '../execute.js';
 
 /*
@@ -74,17 +76,43 @@ export async function handleRequestReport(
 /** How many times an e-mail request is decided again when the workers appended meanwhile. */
 const EMAIL_REQUEST_ATTEMPTS = 5;
 
+/** The report's state as its stream tells it now. */
+async function reportState(caller: CommandCaller, reportId: string): Promise<ReportState> {
+  const history = await readStreamOrEmpty(caller.context.store, reportStreamId(reportId));
+  return history.map((recorded) => parseRecorded(reportEventSchema, recorded)).reduce(reportDecider.evolve, reportDecider.initialState);
+}
+
+/** The recipients this call did not send to, with when they were sent the report (issue 32). */
+function alreadySent(state: ReportState, recipients: readonly ReportRecipient[], queued: ReadonlySet<string>): ReportAlreadySent[] {
+  return recipients.flatMap((recipient) => {
+    const key = recipient.email.toLowerCase();
+    const known = state.emails.get(key);
+    if (queued.has(key) || !known || known.status !== 'asked') return [];
+    const status = known.sentAt ? ('sent' as const) : ('requested' as const);
+    const sent = { email: recipient.email, status, requestedAt: known.requestedAt, sentAt: known.sentAt };
+    return [{ ...sent, nom: known.nom, prenom: known.prenom, knownRequests: known.requests, message: reportAlreadySentMessage(sent) }];
+  });
+}
+
 /**
  * POST /api/reports/send-email: one request per recipient (an address given
- * twice counts once) not already asked; the facts of the ticket as they are now.
+ * twice counts once) not already asked, or whose re-send the user confirmed
+ * (`resend`, issue 32); the facts of the ticket as they are now. The answer
+ * names the addresses not sent to, with when they got the report.
  */
 export async function handleRequestReportEmails(
   caller: CommandCaller,
-  input: { reportId: string; ticket: Pick<Ticket, 'id' | 'agence_id' | 'num_chrono' | 'site_nom' | 'installation_nom'>; recipients: readonly ReportRecipient[] },
-): Promise<{ queued: number; alreadyRequested: number }> {
+  input: {
+    reportId: string;
+    ticket: Pick<Ticket, 'id' | 'agence_id' | 'num_chrono' | 'site_nom' | 'installation_nom'>;
+    recipients: readonly ReportRecipient[];
+    resend?: readonly { email: string; knownRequests: number }[];
+  },
+): Promise<{ queued: number; alreadyRequested: number; alreadySent: ReportAlreadySent[] }> {
   const { ticket } = input;
   const agence = await findAgence(caller.db, ticket.agence_id);
-  const recipients = [...new Map(input.recipients.map((recipient) => [recipient.email, recipient])).values()];
+  const recipients = [...new Map(input.recipients.map((recipient) => [recipient.email.toLowerCase(), recipient])).values()];
+  const resend = input.resend ? new Map(input.resend.map((entry) => [entry.email.toLowerCase(), entry.knownRequests])) : undefined;
   const facts = {
     reportId: input.reportId,
     ticketId: ticket.id,
@@ -96,8 +124,10 @@ export async function handleRequestReportEmails(
   };
   for (let attempt = 1; ; attempt++) {
     try {
-      const { events } = await runReportCommand(caller, input.reportId, { type: 'RequestReportEmails', data: { recipients, facts } });
-      return { queued: events.length, alreadyRequested: recipients.length - events.length };
+      const { events } = await runReportCommand(caller, input.reportId, { type: 'RequestReportEmails', data: { recipients, facts, ...(resend ? { resend } : {}) } });
+      const queued = new Set(events.flatMap((event) => (event.type === 'ReportEmailRequested' ? [event.data.recipient.email.toLowerCase()] : [])));
+      const state = queued.size === recipients.length ? null : await reportState(caller, input.reportId);
+      return { queued: events.length, alreadyRequested: recipients.length - events.length, alreadySent: state ? alreadySent(state, recipients, queued) : [] };
     } catch (error) {
       // The workers append outcomes to the same stream: decide again on what they wrote.
       if (!(error instanceof ConcurrencyError) || attempt >= EMAIL_REQUEST_ATTEMPTS) throw error;

@@ -47,6 +47,14 @@ const facts = { reportId, ticketId, ticketNumber: 'LYO-2026-0001', site: 'Bâtim
 const alice = { email: 'alice@client.fr', nom: 'Martin', prenom: 'Alice' };
 const bob = { email: 'bob@client.fr', nom: 'Petit', prenom: 'Bob' };
 const emailTo = (...recipients: (typeof alice)[]): ReportCommand => ({ type: 'RequestReportEmails', data: { recipients, facts } });
+const resendTo = (recipient: typeof alice, knownRequests: number): ReportCommand => ({
+  type: 'RequestReportEmails',
+  data: { recipients: [recipient], facts, resend: new Map([[recipient.email, knownRequests]]) },
+});
+const emailed = (recipient: typeof alice): ReportEvent => ({
+  type: 'ReportEmailed',
+  data: { reportId, requestEventId, recipient: recipient.email, messageId: '<m@x>', transport: 'smtp', sentAt: T2 },
+});
 const asked = (recipient: typeof alice): ReportEvent => ({ type: 'ReportEmailRequested', data: { ...facts, recipient } });
 const failedFor = (recipient: typeof alice): ReportEvent => ({
   type: 'ReportEmailFailed',
@@ -81,3 +89,20 @@ describe('when the report is generated', () => {
   });
 });
 
+
+describe('when the report was already e-mailed to an address (issue 32)', () => {
+  it('sends it again only when the user confirmed, having seen every request', () => {
+    given(requested, generated, asked(alice), emailed(alice)).when(emailTo(alice)).then([]);
+    given(requested, generated, asked(alice), emailed(alice)).when(resendTo(alice, 1)).then([asked(alice)]);
+  });
+
+  it('sends a confirmed re-send once when the same call is retried', () => {
+    given(requested, generated, asked(alice), emailed(alice), asked(alice)).when(resendTo(alice, 1)).then([]);
+    given(requested, generated, asked(alice), emailed(alice), asked(alice)).when(resendTo(alice, 2)).then([asked(alice)]);
+  });
+
+  it('compares addresses without their case', () => {
+    const upper = { ...alice, email: 'Alice@Client.fr' };
+    given(requested, generated, asked(upper), emailed(upper)).when(emailTo(alice)).then([]);
+  });
+});

@@ -8,10 +8,14 @@ interface RequestReport {
   data: ReportRequestedData;
 }
 
-/** E-mail the generated report to these recipients; `facts` go in every request as they are now. */
+/**
+ * E-mail the generated report to these recipients; `facts` go in every request as they are now.
+ * `resend`: addresses the user confirmed to send again (issue 32), with the number of requests
+ * they saw for each (lower-cased address → count).
+ */
 interface RequestReportEmails {
   type: 'RequestReportEmails';
-  data: { recipients: readonly ReportRecipient[]; facts: Omit<ReportEmailRequestedData, 'recipient'> };
+  data: { recipients: readonly ReportRecipient[]; facts: Omit<ReportEmailRequestedData, 'recipient'>; resend?: ReadonlyMap<string, number> };
 }
 
 export type ReportCommand = RequestReport | RequestReportEmails;
@@ -25,16 +29,23 @@ function requestReport(command: RequestReport, state: ReportState): ReportEvent[
   return [{ type: 'ReportRequested', data: command.data }];
 }
 
-/** The recipients a report may not be e-mailed to again (lower-cased): a pending or sent request. */
-function recipientsAlreadyAsked(state: ReportState): Set<string> {
-  return new Set([...state.emails].filter(([, status]) => status === 'asked').map(([email]) => email.toLowerCase()));
+/**
+ * Whether a recipient gets a new request: never asked, or their latest request
+ * failed (the retry), or the user confirmed a re-send having seen as many
+ * requests as there are (issue 32). A confirmation that is already out of date
+ * (the same call retried, after it appended) asks nothing: never twice by accident.
+ */
+function mayAsk(recipient: ReportRecipient, state: ReportState, resend: ReadonlyMap<string, number> | undefined): boolean {
+  const key = recipient.email.toLowerCase();
+  const known = state.emails.get(key);
+  if (!known || known.status === 'failed') return true;
+  return resend?.get(key) === known.requests;
 }
 
-/** One request per recipient not already asked; a recipient whose latest request failed may be asked again (the retry). */
+/** One request per recipient that may be asked (see `mayAsk`). */
 function requestReportEmails(command: RequestReportEmails, state: ReportState): ReportEvent[] {
-  const asked = recipientsAlreadyAsked(state);
   return command.data.recipients
-    .filter((recipient) => !asked.has(recipient.email))
+    .filter((recipient) => mayAsk(recipient, state, command.data.resend))
     .map((recipient) => ({
       type: 'ReportEmailRequested',
       data: { ...command.data.facts, recipient: { email: recipient.email, nom: recipient.nom, prenom: recipient.prenom } },

@@ -15,11 +15,16 @@ import {
   ticketReportsAnswerSchema,
   UnavailableError,
   reportDownloadPath,
+  parseRecorded,
   reportEmailFailure,
+  reportEventSchema,
   reportFilenameFromDownloadUrl,
+  reportGenerationFailure,
+  reportGenerationReason,
+  reportStreamId,
   type TicketReportsAnswer,
 } from '@fsm/contracts';
-import { isBlobRef } from '@fsm/eventstore';
+import { isBlobRef, readStreamOrEmpty, type RecordedEvent } from '@fsm/eventstore';
 import { findReport, findReportByFilename, findTicket, listTicketReportEmails, listTicketReports, type ReportEmailRow, type ReportRow } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf, requireStaff, scopeOf } from '../../auth/principal.js';
@@ -45,12 +50,34 @@ import { ticketInScope } from '../tickets/ticket-route-support.js';
 const REPORT_WAIT_MS = 30_000;
 const POLL_MS = 100;
 
-async function waitForReport(deps: AppDeps, reportId: string, timeoutMs: number): Promise<ReportRow | null> {
+/**
+ * What became of the report's latest request, read from its stream (not the read
+ * model, which may still show the failure a retry has just answered): 'failed'
+ * only when a ReportGenerationFailed came after the latest ReportRequested.
+ */
+function requestOutcome(history: readonly RecordedEvent[]): { status: 'generated' } | { status: 'failed'; error: string } | { status: 'pending' } {
+  if (history.some((event) => event.type === 'ReportGenerated')) return { status: 'generated' };
+  const last = history.findLast((event) => event.type === 'ReportRequested' || event.type === 'ReportGenerationFailed');
+  if (last?.type !== 'ReportGenerationFailed') return { status: 'pending' };
+  const failed = parseRecorded(reportEventSchema, last);
+  return { status: 'failed', error: failed.type === 'ReportGenerationFailed' ? failed.data.error : '' };
+}
+
+/**
+ * Waits, bounded, until the report is generated (and in the read model, which
+ * the download reads) or its generation failed (issue 32: answered at once, not
+ * after the 30 s); null when neither happened in time.
+ */
+async function waitForReport(deps: AppDeps, reportId: string, timeoutMs: number): Promise<{ status: 'generated'; report: ReportRow } | { status: 'failed'; error: string } | null> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const report = await findReport(deps.pool, reportId);
-    if (report && (report.status === 'generated' || report.status === 'failed')) return report;
-    if (Date.now() >= deadline) return report;
+    const outcome = requestOutcome(await readStreamOrEmpty(deps.store, reportStreamId(reportId)));
+    if (outcome.status === 'failed') return outcome;
+    if (outcome.status === 'generated') {
+      const report = await findReport(deps.pool, reportId);
+      if (report?.status === 'generated' && report.filename) return { status: 'generated', report };
+    }
+    if (Date.now() >= deadline) return null;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
@@ -66,6 +93,7 @@ function ticketReportsAnswer(reports: readonly ReportRow[], emails: readonly Rep
       status: report.status,
       filename: report.filename,
       generated_at: iso(report.generated_at),
+      failure: report.status === 'failed' ? reportGenerationFailure(report.error) : null,
       emails: emails
         .filter((email) => email.report_id === report.id)
         .map((email) => ({
@@ -100,13 +128,17 @@ export async function reportRoutes(app: FastifyInstance, deps: AppDeps): Promise
           isReintervention: request.query.isReintervention,
         });
 
-        const report = await waitForReport(deps, target.reportId, REPORT_WAIT_MS);
-        if (report?.status === 'generated' && report.filename) {
+        const outcome = await waitForReport(deps, target.reportId, REPORT_WAIT_MS);
+        if (outcome?.status === 'generated' && outcome.report.filename) {
+          const { filename } = outcome.report;
           // The link carries a token for this one file, valid a few minutes (DOWNLOAD_TOKEN_TTL_SECONDS).
-          const downloadUrl = await downloadLink(deps.tokens, principal.id, reportDownloadPath(report.filename), report.filename);
-          return reply.send({ success: true, downloadUrl, filename: report.filename });
+          const downloadUrl = await downloadLink(deps.tokens, principal.id, reportDownloadPath(filename), filename);
+          return reply.send({ success: true, downloadUrl, filename });
         }
-        if (report?.status === 'failed') return reply.status(500).send({ error: REPORT_MESSAGES.failed, code: 'REPORT_FAILED' });
+        // Issue 32: a failed generation answers at once, with its reason; calling again retries it (a new job).
+        if (outcome?.status === 'failed') {
+          return reply.status(502).send({ error: reportGenerationFailure(outcome.error), code: 'REPORT_FAILED', reason: reportGenerationReason(outcome.error) });
+        }
         throw new UnavailableError(REPORT_MESSAGES.notReady);
       },
     );
@@ -151,6 +183,7 @@ export async function reportRoutes(app: FastifyInstance, deps: AppDeps): Promise
         reportId: report.id,
         ticket,
         recipients: request.body.recipients,
+        ...(request.body.resend ? { resend: request.body.resend } : {}),
       });
       return reply.send({ success: true, ...answer });
     });

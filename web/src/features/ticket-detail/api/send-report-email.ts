@@ -14,6 +14,8 @@ export interface ReportEmailRequest {
   ticketNumber: string;
   ticketInfo: { site: string; installation: string };
   downloadUrl: string;
+  /** Issue 32: addresses the user confirmed to send again, with the request count the server gave (`alreadySent`). */
+  resend?: { email: string; knownRequests: number }[];
 }
 
 /**

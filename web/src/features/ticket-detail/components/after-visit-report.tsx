@@ -14,6 +14,13 @@ export function AfterVisitReportPanel({ saga, recipientIds }: { saga: AfterVisit
         </p>
       ) : null}
       {report.status === 'error' ? <Banner tone="error">{report.message}</Banner> : null}
+      {report.status === 'error' && report.canRetry ? (
+        <p>
+          <button type="button" className="btn" onClick={() => void saga.retry()}>
+            Relancer
+          </button>
+        </p>
+      ) : null}
       {report.status === 'done' && report.report ? (
         <>
           <p>

@@ -188,7 +188,17 @@ export function InterventionTimeline({
                   Télécharger le rapport ({filename})
                 </ReportLink>
               ) : null}
-              {report ? <ReportDelivery ticket={ticket} report={report} filename={filename} contacts={contacts} canSend={canSendReports} /> : null}
+              {report ? (
+                <ReportDelivery
+                  ticket={ticket}
+                  report={report}
+                  filename={filename}
+                  contacts={contacts}
+                  canSend={canSendReports}
+                  // The API asks again for the closure's report or the latest re-intervention's (issue 32).
+                  canRetry={report.intervention_id === null || index === visits.length - 1}
+                />
+              ) : null}
             </li>
           );
         })}

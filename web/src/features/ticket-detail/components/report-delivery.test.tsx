@@ -193,4 +193,81 @@ describe('report e-mails on the ticket detail (issue 18)', () => {
     await app.user.click(dialog.getByRole('button', { name: 'Envoyer' }));
     expect((await dialog.findByRole('alert')).textContent).toBe("Erreur lors de l'envoi des emails");
   });
+
+  it('sends a report again to an address that already got it only after saying when and an explicit « Renvoyer », offering the site’s and installation’s contacts (issue 32)', async () => {
+    withDevis();
+    const sent = email({});
+    const alreadySent = {
+      email: sent.email,
+      nom: sent.nom,
+      prenom: sent.prenom,
+      status: 'sent',
+      requestedAt: sent.requested_at,
+      sentAt: sent.sent_at,
+      knownRequests: 1,
+      message: 'Déjà envoyé le 10/03/2026 à 17:02 à julie.bernard@example.fr.',
+    };
+    const api = mockApi(
+      routes({
+        'GET /api/tickets/:id/reports': { reports: [closureReport([sent])] },
+        'GET /api/interlocuteurs/site-only/:id': [{ id: 'site-contact', nom: 'Leroy', prenom: 'Jean', email: 'syndic@example.fr', telephone: null }],
+        'POST /api/reports/send-email': (request: { init: RequestInit }) => {
+          const body = JSON.parse(String(request.init.body)) as { resend?: unknown };
+          return body.resend
+            ? { success: true, queued: 1, alreadyRequested: 0, alreadySent: [] }
+            : { success: true, queued: 1, alreadyRequested: 1, alreadySent: [alreadySent] };
+        },
+      }),
+    );
+    const app = renderApp(path);
+    const visit = await closureVisit();
+    await app.user.click(visit.getByRole('button', { name: 'Envoyer le rapport par e-mail' }));
+    const dialog = within(screen.getByRole('dialog', { name: 'Envoyer le rapport par e-mail' }));
+    const offered = within(dialog.getByRole('group', { name: 'Destinataires proposés' }));
+    // The requester (prefilled), the installation's contact and the site's.
+    expect((offered.getByRole('checkbox', { name: /Julie Bernard .* demandeur/ }) as HTMLInputElement).checked).toBe(true);
+    await app.user.click(offered.getByRole('checkbox', { name: 'Alice Durand (alice@example.fr)' }));
+    await app.user.click(await offered.findByRole('checkbox', { name: 'Jean Leroy (syndic@example.fr)' }));
+    expect((dialog.getByRole('textbox', { name: 'Destinataires' }) as HTMLTextAreaElement).value).toBe('julie.bernard@example.fr\nalice@example.fr\nsyndic@example.fr');
+    await app.user.click(offered.getByRole('checkbox', { name: 'Alice Durand (alice@example.fr)' }));
+    await app.user.click(dialog.getByRole('button', { name: 'Envoyer' }));
+
+    // Not sent twice by accident: the server said when it was, the user decides.
+    const confirm = within(await screen.findByRole('dialog', { name: 'Renvoyer le rapport ?' }));
+    expect(confirm.getByText('Déjà envoyé le 10/03/2026 à 17:02 à julie.bernard@example.fr.')).toBeTruthy();
+    expect(confirm.getByText('Renvoyer le rapport à cette adresse ?')).toBeTruthy();
+    expect(await screen.findByText('Envoi du rapport demandé (un destinataire).')).toBeTruthy();
+    expect(sentBody(api.calls('POST /api/reports/send-email')[0])).not.toHaveProperty('resend');
+    await app.user.click(confirm.getByRole('button', { name: 'Renvoyer' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sentBody(api.calls('POST /api/reports/send-email')[1])).toMatchObject({
+      recipients: [{ email: 'julie.bernard@example.fr', nom: 'Bernard', prenom: 'Julie' }],
+      resend: [{ email: 'julie.bernard@example.fr', knownRequests: 1 }],
+    });
+    expect(await screen.findByText('Rapport renvoyé (un destinataire).')).toBeTruthy();
+  });
+
+  it('says why a report could not be generated and offers « Relancer » (issue 32)', async () => {
+    withDevis();
+    const failure = 'La génération du rapport a échoué : le ticket ou sa visite est introuvable. Vous pouvez la relancer.';
+    let reports: TicketReport[] = [{ ...closureReport([]), status: 'failed', filename: null, generated_at: null, failure }];
+    const api = mockApi(
+      routes({
+        'GET /api/tickets/:id': { ...closedTicket(), nom_rapport: null },
+        'GET /api/tickets/:id/reports': () => ({ reports }),
+        'POST /api/reports/:file': () => {
+          reports = [closureReport([])];
+          return { success: true, filename: CLOSURE_REPORT, downloadUrl: `/api/reports/download/${CLOSURE_REPORT}?token=lien` };
+        },
+      }),
+    );
+    const app = renderApp(path);
+    const timeline = within(await screen.findByRole('region', { name: 'Historique des interventions' }));
+    expect(await timeline.findByText(failure)).toBeTruthy();
+    await app.user.click(timeline.getByRole('button', { name: 'Relancer' }));
+    expect(await timeline.findByRole('link', { name: `Télécharger le rapport (${CLOSURE_REPORT})` })).toBeTruthy();
+    const call = api.calls('POST /api/reports/:file')[0];
+    expect(call?.path).toBe(`/api/reports/${IDS.ticket}.pdf`);
+    expect(call?.query.get('isReintervention')).toBe('false');
+  });
 });

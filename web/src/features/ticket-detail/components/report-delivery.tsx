@@ -1,6 +1,8 @@
 import { REPORT_MESSAGES, type TicketReport, type TicketReportEmail, type Ticket } from '@fsm/contracts';
 import { useState } from 'react';
+import { errorMessage } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
+import { useRetryReport } from '../api/generate-report';
 import type { InterlocuteurOption } from '../../lookups/api/lookup-types';
 import { SEND_REPORT_TITLE, SendReportEmailDialog } from './send-report-email-dialog';
 
@@ -36,6 +38,27 @@ function EmailLine({ email }: { email: TicketReportEmail }) {
 }
 
 /**
+ * A report whose generation failed (issue 32): why, and « Relancer » for those
+ * who may generate reports; a retry that fails again says why at once.
+ */
+function FailedReport({ ticket, report, canRetry }: { ticket: Ticket; report: TicketReport; canRetry: boolean }) {
+  const retry = useRetryReport(ticket.id);
+  const failure = retry.error ? errorMessage(retry.error, REPORT_MESSAGES.failed) : (report.failure ?? REPORT_MESSAGES.failed);
+  return (
+    <div className="report-delivery">
+      <p className="report-delivery__item--failed small" role={retry.error ? 'alert' : undefined}>
+        {retry.isPending ? 'Rapport en cours de génération…' : failure}
+      </p>
+      {canRetry ? (
+        <button type="button" className="btn btn--small" disabled={retry.isPending} aria-busy={retry.isPending || undefined} onClick={() => retry.mutate(report.intervention_id !== null)}>
+          Relancer
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+/**
  * A visit's report as its e-mails went (issue 18): to whom and when, still
  * being sent, or why it failed, and, for those allowed to send reports
  * (tickets.devis), « Envoyer le rapport par e-mail ».
@@ -46,16 +69,19 @@ export function ReportDelivery({
   filename,
   contacts,
   canSend,
+  canRetry = false,
 }: {
   ticket: Ticket;
   report: TicketReport;
   filename: string | null;
   contacts: readonly InterlocuteurOption[];
   canSend: boolean;
+  /** The closure's or the latest visit's report: POST /api/reports/{id}.pdf can ask for it again. */
+  canRetry?: boolean;
 }) {
   const [sending, setSending] = useState(false);
   if (report.status === 'requested') return <p className="muted small">Rapport en cours de génération…</p>;
-  if (report.status === 'failed' && !filename) return <p className="report-delivery__item--failed small">{REPORT_MESSAGES.failed}</p>;
+  if (report.status === 'failed' && !filename) return <FailedReport ticket={ticket} report={report} canRetry={canSend && canRetry} />;
   return (
     <div className="report-delivery">
       {report.emails.length === 0 ? (

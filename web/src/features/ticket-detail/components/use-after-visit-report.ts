@@ -9,11 +9,14 @@ import { generateReport, ReportError, type GeneratedReport } from '../api/genera
 import { saveInterventionReportName, saveTicketReportName } from '../api/save-report-name';
 import { sendReportEmail, type ReportRecipient } from '../api/send-report-email';
 import type { VisitDraft } from '../visit-draft';
+import { chosenRecipients, reportRecipientChoices } from './report-recipients';
 
 export interface ReportState {
   status: 'idle' | 'working' | 'done' | 'error';
   message?: string;
   report?: GeneratedReport;
+  /** The generation failed or is not finished: « Relancer » asks for it again (issue 32). */
+  canRetry?: boolean;
 }
 
 export interface EmailState {
@@ -39,14 +42,7 @@ export function useAfterVisitReport({ ticket, technicians, contacts, canReport }
   const [email, setEmail] = useState<EmailState>({ status: 'idle' });
   const queryClient = useQueryClient();
 
-  const recipientsFor = (ids: readonly string[]): ReportRecipient[] => {
-    const out: ReportRecipient[] = [];
-    if (ids.includes('demandeur') && ticket.email) out.push({ email: ticket.email, nom: ticket.nom, prenom: ticket.prenom });
-    for (const c of contacts) {
-      if (ids.includes(c.id) && c.email && !out.some((r) => r.email === c.email)) out.push({ email: c.email, nom: c.nom, prenom: c.prenom });
-    }
-    return out;
-  };
+  const recipientsFor = (ids: readonly string[]): ReportRecipient[] => chosenRecipients(reportRecipientChoices(ticket, contacts), ids);
 
   const technicianOf = (sent: VisitDraft) => {
     const chosen = technicians.find((t) => t.id === sent.technicien_id);
@@ -64,8 +60,11 @@ export function useAfterVisitReport({ ticket, technicians, contacts, canReport }
     });
   };
 
+  const [lastVisit, setLastVisit] = useState<VisitDraft | null>(null);
+
   const start = async (sent: VisitDraft) => {
     if (!canReport) return;
+    setLastVisit(sent);
     setReport({ status: 'working' });
     let generated: GeneratedReport;
     try {
@@ -77,7 +76,8 @@ export function useAfterVisitReport({ ticket, technicians, contacts, canReport }
         technicien: technicianOf(sent),
       });
     } catch (error) {
-      setReport({ status: 'error', message: error instanceof ReportError ? error.message : errorMessage(error, TICKET_MESSAGES.serverError) });
+      if (error instanceof ReportError) setReport({ status: 'error', message: error.message, canRetry: error.canRetry });
+      else setReport({ status: 'error', message: errorMessage(error, TICKET_MESSAGES.serverError) });
       return;
     }
     // The answer's link is fresh: the download button starts from it and renews it like any report link.
@@ -125,7 +125,12 @@ export function useAfterVisitReport({ ticket, technicians, contacts, canReport }
     }
   };
 
-  return { report, email, recipientsFor, start, resend };
+  /** « Relancer »: the same visit's report asked again, then saved and e-mailed as after the visit. */
+  const retry = async () => {
+    if (lastVisit && report.status === 'error') await start(lastVisit);
+  };
+
+  return { report, email, recipientsFor, start, resend, retry };
 }
 
 export type AfterVisitReport = ReturnType<typeof useAfterVisitReport>;
