@@ -6,7 +6,17 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RebaseRefusedError, createPostgresEventStore, rebasePositions, type NewEvent, type PostgresEventStore, type RecordedEvent } from '@fsm/eventstore';
+import { checkHealth } from '@fsm/command-api';
+import {
+  RebaseRefusedError,
+  RestoreNeededError,
+  createPostgresEventStore,
+  openRoleStore,
+  rebasePositions,
+  type NewEvent,
+  type PostgresEventStore,
+  type RecordedEvent,
+} from '@fsm/eventstore';
 import { ProjectionRunner, readModelProjectors } from '@fsm/projections';
 import { Reactor } from '@fsm/workers';
 import { recordFigures } from './support/figures.js';
@@ -261,5 +271,78 @@ describe('a dump restored onto another server (issue 21, item 1)', () => {
     await store.close();
     await targetPool.end();
     recordFigures('restore', { restoredEvents: sourceOrder.length, appendedAfter: phase2.length, burnedXids: BURNED_XIDS, sourceHead, restoredHead });
+  });
+});
+
+describe('a restored dump started without `npm run restore-events` (issue 32, item 15)', () => {
+  it('is re-based at start when nothing else is connected; with another session the start is refused naming the command, and health says so', async () => {
+    // --- a log written on the first server, its ids well ahead of the second's counter
+    const sourceAdmin = new pg.Client({ connectionString: source.adminUrl });
+    await sourceAdmin.connect();
+    await sourceAdmin.query('CREATE DATABASE fsm_started');
+    await sourceAdmin.end();
+    const sourcePool = new pg.Pool({ connectionString: source.urlOf('fsm_started'), max: 2 });
+    // 20,000 ids burnt in one statement: each aborted subtransaction that wrote took one.
+    await sourcePool.query(`CREATE TEMP TABLE burn (n int); DO $$ BEGIN FOR i IN 1..20000 LOOP BEGIN INSERT INTO burn VALUES (i); RAISE EXCEPTION 'burn'; EXCEPTION WHEN others THEN NULL; END; END LOOP; END $$`);
+    const sourceStore = createPostgresEventStore({ pool: sourcePool, notify: false });
+    await sourceStore.migrate();
+    const restored = phase1.slice(0, 60);
+    await appendOneByOne(sourceStore, restored);
+    const sourceHead = await logHead(sourcePool);
+    await sourceStore.close();
+    await sourcePool.end();
+    const dumpFile = join(dumpDir, 'fsm-started.dump');
+    await run(join(postgresBinDir(), 'pg_dump'), ['--format=custom', `--file=${dumpFile}`, source.urlOf('fsm_started')]);
+    const targetAdmin = new pg.Client({ connectionString: target.adminUrl });
+    await targetAdmin.connect();
+    await targetAdmin.query('CREATE DATABASE fsm_started');
+    await targetAdmin.end();
+    await run(join(postgresBinDir(), 'pg_restore'), ['--no-owner', `--dbname=${target.urlOf('fsm_started')}`, dumpFile]);
+    const url = target.urlOf('fsm_started');
+    const logged: string[] = [];
+    const logger = { warn: () => undefined, info: (_details: object, message: string) => void logged.push(message) };
+
+    // --- another session is connected (a role of another machine, a psql): refused, nothing changed
+    const other = new pg.Client({ connectionString: url, application_name: 'autre-role' });
+    await other.connect();
+    const refused = await openRoleStore({ DATABASE_URL: url }, logger, 2).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(RestoreNeededError);
+    expect((refused as Error).message).toContain('npm run restore-events');
+    expect((refused as Error).message).toContain('autre-role');
+    const { rows: unchanged } = await other.query<{ position: string }>(
+      `SELECT lpad(transaction_id::text, 20, '0') || '-' || lpad(global_position::text, 20, '0') AS position FROM es.events ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
+    );
+    expect(unchanged[0]?.position).toBe(sourceHead);
+    // Health, from an instance already running on it: down, and why.
+    const probePool = new pg.Pool({ connectionString: url, max: 2 });
+    const probeStore = createPostgresEventStore({ pool: probePool, notify: false });
+    const health = await checkHealth({ pool: probePool, store: probeStore, redisPing: async () => true, watcher: { position: null }, live: { size: 0 } });
+    expect(health.status).toBe('down');
+    expect(health.eventStore.restoreNeeded).toBe(true);
+    expect(health.eventStore.restoreMessage).toContain('npm run restore-events');
+    await probeStore.close();
+    await probePool.end();
+    await other.end();
+
+    // --- alone on the database: the start re-bases it, and writes to restored streams work
+    const role = await openRoleStore({ DATABASE_URL: url }, logger, 2);
+    try {
+      expect(logged.some((message) => message.includes('recalé automatiquement'))).toBe(true);
+      expect((await readWholeLog(role.store as PostgresEventStore)).map((event) => event.id)).toEqual(restored.map((item) => item.event.id));
+      const next = phase2.find((item) => restored.some((r) => r.stream === item.stream && r.revision === item.revision - 1))!;
+      await role.store.appendToStream(next.stream, [next.event], { expectedRevision: next.revision - 1 });
+      const health = await checkHealth({ pool: role.pool, store: role.store, redisPing: async () => true, watcher: { position: null }, live: { size: 0 } });
+      expect(health.eventStore.restoreNeeded).toBe(false);
+    } finally {
+      await role.close();
+    }
+    // A second start changes nothing.
+    logged.length = 0;
+    const again = await openRoleStore({ DATABASE_URL: url }, logger, 2);
+    await again.close();
+    expect(logged).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import type { ProjectionWatcher } from '@fsm/projections';
 import type { TokenService } from './auth/tokens.js';
 import { createRateLimitRedis, type RateLimitBackend } from './http/rate-limits.js';
 import { LiveHub, connectLiveHub } from './live/live-hub.js';
+import { createPositionSeal } from './live/live-positions.js';
 import { createBullPreviewer, type TemplatePreviewer } from './previews/template-previewer.js';
 
 /**
@@ -56,7 +57,7 @@ export interface AppDepsOptions {
  */
 export function createAppDeps(options: AppDepsOptions): AppDeps {
   const { env, store, watcher, keyPrefix } = options;
-  const live = new LiveHub((a, b) => store.comparePositions(a, b));
+  const live = new LiveHub((a, b) => store.comparePositions(a, b), createPositionSeal(options.tokens.derivedKey('live-position')));
   connectLiveHub(watcher, live);
   return {
     env,

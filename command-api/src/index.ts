@@ -7,3 +7,4 @@ export * from './redis-probe.js';
 export { createRateLimitRedis, type RateLimitBackend } from './http/rate-limits.js';
 export * from './seed/demo-seed.js';
 export * from './seed/demo-steps.js';
+export { checkHealth, type HealthDeps } from './http/health-route.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Env } from '@fsm/contracts';
-import type { EventStore } from '@fsm/eventstore';
+import { deploymentKeyPrefix, type EventStore } from '@fsm/eventstore';
 import { ProjectionWatcher } from '@fsm/projections';
 import { buildApp } from './app.js';
 import { createAppDeps } from './app-deps.js';
@@ -21,7 +21,7 @@ export interface StartApiOptions {
   logger: Logger;
   redisPing: () => Promise<boolean>;
   webRoot?: string | undefined;
-  /** BullMQ key prefix shared with the workers (default 'fsm'). */
+  /** Redis key prefix shared with the workers (default: the deployment's, `deploymentKeyPrefix`). */
   queuePrefix?: string;
 }
 
@@ -47,7 +47,8 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
     tokens: createTokenService({ secret: await resolveTokenSecret(env), ttlHours: env.TOKEN_TTL_HOURS }),
     redisPing: options.redisPing,
     clock: () => new Date(),
-    keyPrefix: options.queuePrefix ?? 'fsm',
+    // Issue 32: this deployment's Redis keys (rate limits, previews queue), named after its log like the workers' queues.
+    keyPrefix: options.queuePrefix ?? (await deploymentKeyPrefix(store)),
     webRoot: options.webRoot,
   });
   await watcher.start();

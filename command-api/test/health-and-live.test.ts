@@ -4,6 +4,7 @@ import WebSocket from 'ws';
 import { buildApp } from '../src/app.js';
 import { liveAccessOf } from '../src/live/live-access.js';
 import { LiveHub } from '../src/live/live-hub.js';
+import { createPositionSeal } from '../src/live/live-positions.js';
 import { TEST_PASSWORD, createApiHarness, type ApiHarness, type TestUser } from '../src/test-support/api-harness.js';
 import { createWorld, openTicketId, type World } from './tickets-fixtures.js';
 
@@ -135,7 +136,8 @@ describe('live updates over WebSocket', () => {
     const tech = await h.createUser({ role: 'technicien', agenceId: admin.agenceId });
     await until(() => messages.some((m) => m.streams?.includes(`user-${tech.id}`) ?? false));
     const message = messages.find((m) => m.streams?.includes(`user-${tech.id}`))!;
-    expect(message.position).toMatch(/^\d{20}-\d{20}$/);
+    // Sealed (issue 32, item 13): not the store's platform-wide position.
+    expect(message.position).toMatch(/^[A-Za-z0-9_-]{100,140}$/);
     await hangUp(live);
 
     // Reconnecting with the last position seen replays what was missed.
@@ -145,6 +147,27 @@ describe('live updates over WebSocket', () => {
     await until(() => again.messages.length > 0);
     expect(again.messages[0]!.streams).toContain(`user-${other.id}`);
     await hangUp(again);
+  });
+
+  it('sends positions that say nothing of the other agencies: sealed, different for every socket, and a clear one is refused (issue 32, item 13)', async () => {
+    const admin = await h.createUser({ role: 'admin' });
+    const [first, second] = [await signedIn(admin), await signedIn(admin)];
+    const tech = await h.createUser({ role: 'technicien', agenceId: admin.agenceId });
+    await until(() => first.heard().has(tech.id) && second.heard().has(tech.id));
+    const [one, two] = [first, second].map((live) => live.messages.find((m) => m.streams?.includes(`user-${tech.id}`))!.position!);
+    const head = (await h.store.headPosition())!;
+    expect(one).not.toBe(two);
+    for (const sealed of [one!, two!]) {
+      expect(sealed).not.toContain(head.slice(-8));
+      expect(sealed).not.toMatch(/\d{20}/);
+    }
+    await hangUp(first, second);
+    // A store position in clear, as the hub used to send them, is not taken for one: resync.
+    const clear = await signedIn(admin, `since=${encodeURIComponent(head)}`);
+    await until(() => clear.messages.length > 0);
+    expect(clear.messages[0]).toMatchObject({ resync: true });
+    expect(clear.messages[0]!.position).not.toBe(head);
+    await hangUp(clear);
   });
 
   it('answers a position it never gave with resync, and goes on (it used to throw where nothing caught it)', async () => {
@@ -325,7 +348,7 @@ describe('a socket’s session ends with the session', () => {
   it('closes with 4401 at its next check when another API instance ended the session', async () => {
     const tech = await h.createUser({ role: 'technicien' });
     const live = await signedIn(tech);
-    const elsewhere = await buildApp({ ...h.deps, live: new LiveHub((x, y) => h.store.comparePositions(x, y)) });
+    const elsewhere = await buildApp({ ...h.deps, live: new LiveHub((x, y) => h.store.comparePositions(x, y), createPositionSeal(h.deps.tokens.derivedKey('live-position'))) });
     try {
       expect((await elsewhere.inject({ method: 'POST', url: '/api/logout', payload: { token: tech.token } })).statusCode).toBe(200);
     } finally {

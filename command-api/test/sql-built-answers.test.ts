@@ -23,6 +23,7 @@ import {
   type StatsCsvItem,
   type StatsTicketsFilters,
 } from '@fsm/projections';
+import { photoSignerOf } from '../src/files/file-links.js';
 import { ticketListAnswerSchema } from '../src/routes/tickets/ticket-route-schemas.js';
 import { createTwoAgencyWorld, type ApiHarness, type TestUser, type TwoAgencyWorld } from '../src/test-support/api-harness.js';
 import { ticketSeed } from './stats/ticket-seed.js';
@@ -62,7 +63,9 @@ const oldStats = oldSerializer(statsTicketsResponseSchema);
 /** The old list answer for the tickets of `body`, in its order: each ticket mapped by toTicket (findTicket), through the zod serializer. */
 async function oldListOf(body: string, scope: AgenceScope): Promise<string> {
   const listed = (JSON.parse(body) as { tickets: { id: string }[] }).tickets;
-  return oldTicketList({ tickets: await Promise.all(listed.map(({ id }) => findTicket(h.pool, scope, id, now))) });
+  // The API signs each photo link (issue 32, item 11) whichever way the answer is written.
+  const signPhoto = photoSignerOf(h.deps);
+  return oldTicketList({ tickets: await Promise.all(listed.map(async ({ id }) => signPhoto((await findTicket(h.pool, scope, id, now))!))) });
 }
 
 /** The old statistics answer: the items mapped by toItem (statsTicketPages, one page), summarised, through the zod serializer. */
@@ -239,8 +242,9 @@ describe('GET /api/tickets and /api/tickets/clos', () => {
     const body = res.json();
     expect(ticketListAnswerSchema.parse(body)).toEqual(body);
     const photos = body.tickets.map((ticket: { photo: string | null }) => ticket.photo).filter(Boolean);
-    expect(photos).toContain(`/api/files/${encodeURIComponent("it's(1)*!~-_.png")}`);
-    expect(JSON.parse(await answer(users.adminPlus, '/api/tickets')).tickets.map((t: { photo: string | null }) => t.photo)).toContain(
+    const unsigned = (url: string) => url.replace(/\?exp=\d+&sig=[\w-]+$/, '');
+    expect(photos.map(unsigned)).toContain(`/api/files/${encodeURIComponent("it's(1)*!~-_.png")}`);
+    expect(JSON.parse(await answer(users.adminPlus, '/api/tickets')).tickets.map((t: { photo: string | null }) => t.photo && unsigned(t.photo))).toContain(
       `/api/files/${encodeURIComponent('photo à/é?&=#%.jpg')}`,
     );
   });

@@ -97,7 +97,8 @@ describe('POST /api/tickets/manual/ticket-create', () => {
     });
     expect(ticket.metier_nom).toMatch(/^Désenfumage/);
     expect(Date.parse(ticket.echeance) - Date.parse(ticket.created_at)).toBe(6 * 3_600_000);
-    expect(ticket.photo).toMatch(/^\/api\/files\/[a-f0-9]{64}\.png$/);
+    // A link signed for this file, valid one to two hours (issue 32, item 11).
+    expect(ticket.photo).toMatch(/^\/api\/files\/[a-f0-9]{64}\.png\?exp=\d+&sig=[\w-]{43}$/);
     const photo = await h.request(null, { method: 'GET', url: ticket.photo });
     expect(photo.statusCode).toBe(200);
     expect(photo.headers['content-type']).toBe('image/png');

@@ -170,3 +170,37 @@ describe('POST /api/public/ticket-create', () => {
     expect((await h.request(admin, { method: 'GET', url: '/api/tickets', remoteAddress: ip })).statusCode).toBe(200);
   });
 });
+
+describe('GET /api/public/qr-keys/{key} (issue 32, item 6)', () => {
+  const check = (ip: string, qrKey: string) => h.request(null, { method: 'GET', url: `/api/public/qr-keys/${encodeURIComponent(qrKey)}`, remoteAddress: ip });
+
+  it('tells the form its link is valid, and nothing else', async () => {
+    const res = await check(nextIp(), key);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ valide: true });
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+
+  it('answers 404 with the spec message for an unknown or unassigned key, or a deleted installation', async () => {
+    const ip = nextIp();
+    const unassigned = await createQrCode(h, world.agenceId, null);
+    const gone = await createWorld(h, { agenceId: world.agenceId });
+    const orphan = await createQrCode(h, world.agenceId, gone.installationId);
+    await deleteInstallation(h, gone.installationId);
+    for (const badKey of ['NOPE1234', unassigned, orphan, ' ', 'x'.repeat(201)]) {
+      const res = await check(ip, badKey);
+      if (badKey.trim() === '' || badKey.length > 200) {
+        expect(res.statusCode, badKey).toBeGreaterThanOrEqual(400);
+        continue;
+      }
+      expect(res.statusCode, badKey).toBe(404); expect(res.json()).toEqual({ error: 'Lien non valide. Merci de scanner un QR code officiel.', code: 'NOT_FOUND' });
+    }
+  });
+
+  it('is rate-limited per address, apart from the creation', async () => {
+    const ip = nextIp();
+    for (let i = 0; i < PUBLIC_RATE_LIMIT.keyCheckPerMinute; i++) expect((await check(ip, 'NOPE1234')).statusCode).toBe(404);
+    expect((await check(ip, 'NOPE1234')).statusCode).toBe(429);
+    expect((await check(nextIp(), key)).statusCode).toBe(200);
+  });
+});

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { createEventStore, type ConfiguredEventStore } from './create-event-store.js';
 import { productPoolConfig } from './postgres/pool-config.js';
+import { rebaseRestoredLogAtStart } from './postgres/restored-log.js';
 
 /** A role's Postgres pool and the event store on it, migrated; `close` ends both. */
 export interface RoleStore {
@@ -12,10 +13,16 @@ export interface RoleStore {
 /** What openRoleStore logs with (a pino logger is one). */
 export interface RoleLogger {
   warn(details: object, message: string): void;
+  info(details: object, message: string): void;
 }
 
 /** The pool (`poolSize` connections to DATABASE_URL) and event store every role's main.ts opens. */
 export async function openRoleStore(env: { DATABASE_URL: string; EVENTSTORE_URL?: string | undefined }, logger: RoleLogger, poolSize: number): Promise<RoleStore> {
+  // A restored dump started without `npm run restore-events` (issue 32, item 15): re-based here
+  // when nothing else is connected, else the start is refused with the command to run. Before the
+  // role's own pool exists, which would count as another session. KurrentDB positions do not
+  // depend on the Postgres server.
+  if (!env.EVENTSTORE_URL?.trim()) await rebaseRestoredLogAtStart(env.DATABASE_URL, logger);
   const pool = new pg.Pool(productPoolConfig(env.DATABASE_URL, poolSize));
   // An idle connection cut by Postgres (restart, failover, pg_terminate_backend) is an
   // 'error' event on the pool: without a listener Node kills the process. The pool
@@ -49,6 +56,7 @@ export function runRole(start: () => Promise<() => Promise<void>>): void {
       process.once('SIGINT', () => void shutdown());
     },
     (error: unknown) => {
+      // RestoreNeededError's message names the command to run.
       process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
       process.exit(1);
     },

@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import pino from 'pino';
 import { EnvError, parseEnv } from '@fsm/contracts';
-import { openRoleStore } from '@fsm/eventstore';
+import { RestoreNeededError, createRoleLogger, openRoleStore } from '@fsm/eventstore';
 import { startAllRoles } from './all-roles.js';
 import { ensurePostgres, ensureRedis } from './local-services.js';
 
@@ -13,7 +12,7 @@ import { ensurePostgres, ensureRedis } from './local-services.js';
  */
 async function main(): Promise<void> {
   const parsed = parseEnv(process.env);
-  const logger = pino({ level: parsed.LOG_LEVEL, name: 'fsm' });
+  const logger = createRoleLogger({ level: parsed.LOG_LEVEL, name: 'fsm' });
   const postgres = await ensurePostgres(parsed.DATABASE_URL, parsed.DATA_DIR, logger);
   const redis = await ensureRedis(parsed.REDIS_URL, parsed.DATA_DIR, logger);
   const env = { ...parsed, DATABASE_URL: postgres.url, REDIS_URL: redis.url };
@@ -40,7 +39,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof EnvError) process.stderr.write(`${error.message}\n`);
+  // Both say what to do; a stack would only hide it.
+  if (error instanceof EnvError || error instanceof RestoreNeededError) process.stderr.write(`${error.message}\n`);
   else process.stderr.write(`Démarrage impossible : ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

@@ -1,12 +1,11 @@
-import pino from 'pino';
 import { parseEnv } from '@fsm/contracts';
-import { openRoleStore, runRole } from '@fsm/eventstore';
+import { createRoleLogger, openRoleStore, runRole } from '@fsm/eventstore';
 import { startProjections } from './start-projections.js';
 
 /** The projections role alone (`npm start -w projections`). */
 runRole(async () => {
   const env = parseEnv(process.env);
-  const logger = pino({ level: env.LOG_LEVEL, name: 'projections' });
+  const logger = createRoleLogger({ level: env.LOG_LEVEL, name: 'projections' });
   const { pool, store, close } = await openRoleStore(env, logger, 4);
   const runner = await startProjections({ pool, store, logger, leaseMs: env.LEADER_LEASE_MS });
   // The runner's retry timers are unref'd (tests and the launcher must be able to exit).

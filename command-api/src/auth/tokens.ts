@@ -42,6 +42,11 @@ export interface TokenService {
    * token, garbage); UnauthorizedError when it is one but has expired.
    */
   verifyDownload(token: string): Promise<DownloadClaims | null>;
+  /**
+   * A 32-byte key derived from the token secret for one purpose only (photo
+   * links, live positions): what one purpose signs or seals, no other accepts.
+   */
+  derivedKey(purpose: string): Buffer;
 }
 
 const ISSUER = 'fsm-tickets';
@@ -97,6 +102,9 @@ export function createTokenService(options: { secret: string; ttlHours: number; 
         .setIssuedAt(issuedAt)
         .setExpirationTime(issuedAt + DOWNLOAD_TOKEN_TTL_SECONDS)
         .sign(downloadKey);
+    },
+    derivedKey(purpose) {
+      return createHmac('sha256', options.secret).update(`fsm:${purpose}`).digest();
     },
     async verifyDownload(token) {
       try {

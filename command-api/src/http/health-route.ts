@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { HEALTH_DETAILS_ACCESS, canCallRoute } from '@fsm/contracts';
+import { restoredLogNeedsRebase, restoreNeededMessage } from '@fsm/eventstore';
 import { readStoppedProjectors } from '@fsm/projections';
 import type { AppDeps } from '../app-deps.js';
 import { authenticate } from '../auth/principal.js';
@@ -56,6 +57,13 @@ export const HealthResponse = z.object({
     headRecordedAt: z.string().nullable(),
     /** The newest event readers can see; behind `head` while a transaction holds them back. */
     visibleHead: z.string().nullable(),
+    /**
+     * A restored dump not re-based (`npm run restore-events`): its events carry another server's
+     * transaction ids, readers see none and appends to restored streams fail. `down` meanwhile.
+     */
+    restoreNeeded: z.boolean(),
+    /** What to do about it (French, then English); null when nothing is needed. */
+    restoreMessage: z.string().nullable(),
     /** The oldest open transaction holding an id (cluster-wide on Postgres), null when none or unknown. */
     horizon: z
       .object({
@@ -90,7 +98,7 @@ const HealthAnswer = z.union([HealthResponse, HealthSummary]);
  * models lag (HEALTH_THRESHOLDS: in events or in seconds), a transaction has
  * held the readers' horizon back too long, or a read model is stopped on an
  * event, since commands still work; `down` when the event store or Postgres
- * cannot be reached (503).
+ * cannot be reached, or holds a restored log that was not re-based (503).
  *
  * Public, since probes carry no token: anyone gets `{ status }`; a caller
  * passing HEALTH_DETAILS_ACCESS gets the details on the same route. Probes
@@ -128,7 +136,7 @@ export type HealthDeps = Pick<AppDeps, 'pool' | 'redisPing' | 'store'> & {
 
 export async function checkHealth(deps: HealthDeps, thresholds: HealthThresholds = HEALTH_THRESHOLDS): Promise<HealthDetails> {
   const checkpoint = deps.watcher.position;
-  const [postgres, redis, storeHealth, stopped] = await Promise.all([
+  const [postgres, redis, storeHealth, stopped, restoreNeeded] = await Promise.all([
     deps.pool.query('SELECT 1').then(
       () => true,
       () => false,
@@ -137,6 +145,8 @@ export async function checkHealth(deps: HealthDeps, thresholds: HealthThresholds
     deps.store.health(checkpoint).catch(() => null),
     // Postgres down: `down` already says more than this could.
     readStoppedProjectors(deps.pool).catch(() => []),
+    // Cheap (one index end): the log's newest transaction id against this server's counter.
+    deps.store.kind === 'postgres' ? restoredLogNeedsRebase(deps.pool).catch(() => false) : Promise.resolve(false),
   ]);
   // A checkpoint the store cannot read (left over from another store) is not the store being down.
   const storeReachable = storeHealth !== null || (await deps.store.headPosition().then(() => true, () => false));
@@ -153,7 +163,7 @@ export async function checkHealth(deps: HealthDeps, thresholds: HealthThresholds
   }
   const lagSeconds = storeHealth ? (storeHealth.oldestPending?.ageSeconds ?? 0) : null;
   const horizon = storeHealth?.horizon ?? null;
-  const down = !postgres || !storeReachable;
+  const down = !postgres || !storeReachable || restoreNeeded;
   const lagging = (lag ?? 0) > thresholds.lagEvents || (lagSeconds ?? 0) > thresholds.lagSeconds;
   // An age hidden from this role (no pg_read_all_stats) cannot decide; the lag in seconds still does.
   const heldBack = horizon?.ageSeconds != null && horizon.ageSeconds > thresholds.horizonSeconds;
@@ -168,6 +178,8 @@ export async function checkHealth(deps: HealthDeps, thresholds: HealthThresholds
       head: storeHealth?.head?.position ?? null,
       headRecordedAt: storeHealth?.head?.recordedAt ?? null,
       visibleHead: storeHealth?.visibleHead ?? null,
+      restoreNeeded,
+      restoreMessage: restoreNeeded ? restoreNeededMessage() : null,
       horizon,
     },
     projections: {

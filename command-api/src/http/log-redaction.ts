@@ -5,10 +5,12 @@ import type { FastifyBaseLogger } from 'fastify';
  * No credential in a log line (issue 17). Logs are read by more people than
  * the accounts they mention, copied into tickets and kept for months: a token
  * found there must not open anything. Fastify logs every request's URL
- * (`req.url`), and a download link or an older live-update client carries its
- * token in the query; a few other lines log a URL or a path under their own
- * key. Those values keep their shape with every `*token*` query value masked;
- * authorization and cookie headers, wherever they appear, are masked whole.
+ * (`req.url`), and a download link, a photo link (its `sig`) or an older
+ * live-update client carries a credential in it; a few other lines log a URL
+ * or a path under their own key. Those values keep their shape with every
+ * credential masked (redactUrl: by parameter name, whatever the separator,
+ * and by shape anywhere, issue 32 item 12); authorization and cookie headers,
+ * wherever they appear, are masked whole.
  */
 
 const REDACTED = '[masqué]';
@@ -28,27 +30,71 @@ const SECRET_PATHS = [
 ];
 const URL_KEYS = new Set(URL_PATHS.map((path) => path.split('.').at(-1)));
 
-/** A query parameter name as the server's parser reads it (`%74oken` is `token`). */
-function decodedName(name: string): string {
-  return unescapeQuery(name.replace(/\+/g, ' '));
+/**
+ * Parameter names whose value is a credential, as the server's parser reads
+ * them (`%74oken` is `token`): session and download tokens, file-link
+ * signatures (`sig`), QR keys, passwords.
+ */
+const SECRET_NAME = /token|sig|secret|passw|pwd|auth|jwt|key|session|credential/i;
+
+/** `name=value` anywhere in a URL: after `?`, `&`, `;` (matrix or old-style separators), `/` or `#`. */
+const NAMED_VALUE = /(^|[?&;/#])([^?&;/#=]*)=([^&;#]*)/g;
+
+/**
+ * Runs that may hold a token: URL-safe characters, dots (JWT), `+` and
+ * percent escapes (an encoded or doubly encoded token).
+ */
+const CANDIDATE_RUN = /(?:[A-Za-z0-9_~.+-]|%[0-9A-Fa-f]{2})+/g;
+/** A piece of a decoded run made of base64 / base64url / hex characters. */
+const BASE64_PIECE = /[A-Za-z0-9_+/-]+/g;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Words joined by dashes or underscores, each all letters or all digits: `rapport-LYO-2026-00001-00000000`. */
+const READABLE = /^(?:[A-Za-z]+|[0-9]+)(?:[-_](?:[A-Za-z]+|[0-9]+))*$/;
+/** Below this length a run is not taken for a token by its shape alone (its name may still say so). */
+const TOKEN_MIN_LENGTH = 24;
+
+/** `text` percent-decoded (and `+` as a space, as query parsers do) until it no longer changes, at most 3 times. */
+function decodedFully(text: string): string {
+  let current = text;
+  for (let i = 0; i < 3; i += 1) {
+    let next: string;
+    try {
+      next = decodeURIComponent(current.replace(/\+/g, ' '));
+    } catch {
+      next = unescapeQuery(current.replace(/\+/g, ' '));
+    }
+    if (next === current) break;
+    current = next;
+  }
+  return current;
 }
 
-/** `url` with the value of every query parameter whose name contains "token" masked. */
+/** Does this (decoded) text look like a credential: a JWT, or a long random-looking base64/hex string? */
+function isTokenShaped(decoded: string): boolean {
+  if (/eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+/.test(decoded)) return true;
+  const spaced = decoded.replace(/ /g, '+');
+  for (const piece of spaced.match(BASE64_PIECE) ?? []) {
+    if (piece.length < TOKEN_MIN_LENGTH) continue;
+    if (UUID.test(piece) || READABLE.test(piece)) continue;
+    return true;
+  }
+  return false;
+}
+
+/**
+ * `url` with every credential masked, whatever the syntax that carries it:
+ * the value of any `name=value` whose name says token, signature or key
+ * (after `?`, `&`, `;`, `/` or `#`, the name decoded as the server would),
+ * and any token-shaped run (JWT, long base64url or hex, encoded or not)
+ * anywhere else, path segments included. Ids (UUIDs) and readable names
+ * (`rapport-LYO-2026-00001-00000000.pdf`) are kept, so a line still says what
+ * was asked.
+ */
 export function redactUrl(url: string): string {
-  const start = url.indexOf('?');
-  if (start < 0) return url;
-  const hash = url.indexOf('#', start);
-  const end = hash < 0 ? url.length : hash;
-  const query = url
-    .slice(start + 1, end)
-    .split('&')
-    .map((part) => {
-      const equals = part.indexOf('=');
-      if (equals < 0 || !/token/i.test(decodedName(part.slice(0, equals)))) return part;
-      return `${part.slice(0, equals)}=${REDACTED}`;
-    })
-    .join('&');
-  return `${url.slice(0, start + 1)}${query}${url.slice(end)}`;
+  const named = url.replace(NAMED_VALUE, (match, separator: string, name: string, value: string) =>
+    value.length > 0 && SECRET_NAME.test(decodedFully(name)) ? `${separator}${name}=${REDACTED}` : match,
+  );
+  return named.replace(CANDIDATE_RUN, (run) => (isTokenShaped(decodedFully(run)) ? REDACTED : run));
 }
 
 function censor(value: unknown, path: string[]): unknown {

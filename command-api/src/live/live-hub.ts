@@ -4,7 +4,9 @@ import type { Position } from '@fsm/eventstore';
 import type { ChangedIdScope } from '@fsm/projections';
 import { inScope, scopeOf, type Principal } from '../auth/principal.js';
 import { SESSION_EXPIRED } from '../auth/tokens.js';
+import type { PositionSeal } from './live-positions.js';
 
+/** A message as the hub builds it, with the store's position; it goes out sealed (`toWire`). */
 export interface LiveMessage {
   position: Position | null;
   /** Ids whose read-model rows changed (tickets, clients, ...), those the socket's user may see only. */
@@ -83,7 +85,9 @@ export function mayHear(principal: Principal, id: string, scope: ChangedIdScope 
  * closes the socket with 4401 'Session expirée'.
  *
  * A reconnecting client sends the last position it saw and gets what it missed
- * from a bounded history, or `resync`.
+ * from a bounded history, or `resync`. Positions go out sealed (live-positions.ts):
+ * the store's are platform-wide, and would tell an agency how much the others
+ * write; a sealed one means something to this server only.
  */
 export class LiveHub {
   private readonly sessions = new Map<WebSocket, LiveSession>();
@@ -99,6 +103,7 @@ export class LiveHub {
 
   constructor(
     private readonly compare: (a: Position, b: Position) => number,
+    private readonly seal: PositionSeal,
     private readonly historySize = 1_000,
     timing: Partial<LiveTiming> = {},
   ) {
@@ -119,7 +124,7 @@ export class LiveHub {
    * the client put one in the URL or a header (older clients), else its first
    * message. Until then it hears nothing.
    */
-  accept(socket: WebSocket, options: { since: Position | null; token?: string | undefined }): void {
+  accept(socket: WebSocket, options: { since: string | null; token?: string | undefined }): void {
     const access = this.access;
     if (!access) return void socket.close(LIVE_SESSION_ENDED_CLOSE_CODE, SESSION_EXPIRED);
     this.pending.add(socket);
@@ -167,8 +172,7 @@ export class LiveHub {
     this.deliveries = this.deliveries
       .then(() => {
         this.history.length = 0;
-        const text = JSON.stringify({ position: null, resync: true } satisfies LiveMessage);
-        for (const socket of this.sessions.keys()) sendText(socket, text);
+        for (const socket of this.sessions.keys()) this.send(socket, { position: null, resync: true });
       })
       .catch(() => undefined);
   }
@@ -206,7 +210,7 @@ export class LiveHub {
     this.pending.clear();
   }
 
-  private join(socket: WebSocket, session: LiveSession, since: Position | null): void {
+  private join(socket: WebSocket, session: LiveSession, since: string | null): void {
     this.sessions.set(socket, session);
     this.startSweep();
     if (since !== null) this.replay(socket, session, since);
@@ -258,28 +262,35 @@ export class LiveHub {
 
     for (const [socket, session] of this.sessions) {
       const message = messageFor(session.principal, [stored]);
-      if (message) sendText(socket, JSON.stringify(message));
+      if (message) this.send(socket, message);
     }
   }
 
-  private replay(socket: WebSocket, session: LiveSession, since: Position): void {
+  private replay(socket: WebSocket, session: LiveSession, sealedSince: string): void {
+    const since = this.seal.open(sealedSince);
     try {
+      if (since === null) throw new Error('not a sealed position');
       this.compare(since, since);
     } catch {
-      // Not a position this store ever gave (the client sent it): it must refetch everything.
-      return send(socket, { position: this.history[this.history.length - 1]?.position ?? null, resync: true });
+      // Not a position this server ever gave (the client sent it): it must refetch everything.
+      return this.send(socket, { position: this.history[this.history.length - 1]?.position ?? null, resync: true });
     }
     const oldest = this.history[0];
     // Only replay when the history surely covers everything after `since`.
     if (!oldest || this.compare(oldest.position, since) > 0) {
       const newest = this.history[this.history.length - 1];
-      if (newest && this.compare(newest.position, since) > 0) send(socket, { position: newest.position, resync: true });
-      else if (!newest) send(socket, { position: null, resync: true });
+      if (newest && this.compare(newest.position, since) > 0) this.send(socket, { position: newest.position, resync: true });
+      else if (!newest) this.send(socket, { position: null, resync: true });
       return;
     }
     const missed = this.history.filter((advance) => this.compare(advance.position, since) > 0);
     const message = messageFor(session.principal, missed);
-    if (message) send(socket, message);
+    if (message) this.send(socket, message);
+  }
+
+  /** Out with the position sealed: each socket gets its own token, so even equal positions differ on the wire. */
+  private send(socket: WebSocket, message: LiveMessage): void {
+    sendText(socket, JSON.stringify({ ...message, position: message.position === null ? null : this.seal.seal(message.position) }));
   }
 
   private startSweep(): void {
@@ -339,10 +350,6 @@ function authToken(data: RawData): string | null {
 
 function sendText(socket: WebSocket, text: string): void {
   if (socket.readyState === socket.OPEN) socket.send(text);
-}
-
-function send(socket: WebSocket, message: LiveMessage): void {
-  sendText(socket, JSON.stringify(message));
 }
 
 /** Every projected batch the watcher sees goes out to the browsers. */

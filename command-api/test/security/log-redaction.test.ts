@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { buildApp } from '../../src/app.js';
@@ -86,5 +87,44 @@ describe('redactUrl', () => {
     expect(redactUrl('http://h/x?a=1&token=abc#frag')).toBe('http://h/x?a=1&token=[masqué]#frag');
     expect(redactUrl('/api/tickets')).toBe('/api/tickets');
     expect(redactUrl('/api/tickets?statut=clos')).toBe('/api/tickets?statut=clos');
+  });
+});
+
+describe('redactUrl, whatever carries the token (issue 32, item 12)', () => {
+  const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3OC0xMjM0LTEyMzQtMTIzNC0xMjM0NTY3ODkwMTIiLCJleHAiOjE3MDAwMDAwMDB9.s3cr3tS1gnatureP4rtWithEnoughCharacters_-xyz';
+
+  it('masks a token after `;`, in a path segment, in a fragment, encoded or not', () => {
+    expect(redactUrl(`/api/reports/download/a.pdf?a=1;token=${jwt}`)).toBe('/api/reports/download/a.pdf?a=1;token=[masqué]');
+    expect(redactUrl(`/x;token=${jwt}/y`)).not.toContain('eyJzdWIi');
+    expect(redactUrl(`/x#access_token=${jwt}`)).toBe('/x#access_token=[masqué]');
+    expect(redactUrl(`/x?q=${encodeURIComponent(encodeURIComponent(jwt))}`)).not.toContain('s3cr3t');
+    expect(redactUrl(`/x/${jwt}`)).toBe('/x/[masqué]');
+    expect(redactUrl(`/api/files/${'a1'.repeat(32)}.jpg?exp=1700000000&sig=AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcd`)).toBe('/api/files/[masqué]?exp=1700000000&sig=[masqué]');
+  });
+
+  it('keeps ids and readable names, so a line still says what was asked', () => {
+    const id = '0f8fad5b-d9cb-469f-a165-70867728950e';
+    expect(redactUrl(`/api/tickets/${id}/interventions?statut=clos&since=12`)).toBe(`/api/tickets/${id}/interventions?statut=clos&since=12`);
+    expect(redactUrl('/api/reports/download/rapport-LYO-2026-00001-00000000-intervention-2.pdf')).toBe('/api/reports/download/rapport-LYO-2026-00001-00000000-intervention-2.pdf');
+    expect(redactUrl('/api/tickets/clos?date_debut=2026-01-01&date_fin=2026-01-31')).toBe('/api/tickets/clos?date_debut=2026-01-01&date_fin=2026-01-31');
+  });
+
+  it('never lets a session, download or signature token through, whatever the separators and names (property)', () => {
+    const base64url = fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'), minLength: 43, maxLength: 120 });
+    const token = fc.oneof(
+      base64url,
+      fc.tuple(base64url, base64url).map(([payload, signature]) => `eyJhbGciOiJIUzI1NiJ9.${payload}.${signature}`),
+      fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 64, maxLength: 64 }),
+    );
+    const separator = fc.constantFrom('?', '&', ';', '/', '#', '?x=1&', '?x=1;', '#/route?');
+    const name = fc.oneof(fc.constantFrom('token', 'sig', '%74oken', 'access_token', 'a', 'since', 'q', 'file'), fc.string({ unit: fc.constantFrom(...'abcxyz_'), maxLength: 8 }));
+    const encoding = fc.constantFrom((t: string) => t, encodeURIComponent, (t: string) => encodeURIComponent(encodeURIComponent(t)), (t: string) => t.replace(/\./g, '%2E'));
+    fc.assert(
+      fc.property(fc.constantFrom('/ws', '/api/files/x.png', 'http://h:3000/api/reports/download/r.pdf'), separator, name, token, encoding, (path, sep, key, secret, encode) => {
+        const logged = redactUrl(`${path}${sep}${key}=${encode(secret)}`);
+        for (const part of secret.split('.')) if (part.length >= 24) expect(logged).not.toContain(part);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

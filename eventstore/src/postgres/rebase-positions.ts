@@ -48,7 +48,7 @@ export interface RebaseResult {
 export class RebaseRefusedError extends Error {}
 
 /** Other sessions on the database: a running role would keep reading or writing the old numbering. */
-async function otherSessions(client: pg.ClientBase): Promise<string[]> {
+export async function otherSessions(client: Pick<pg.ClientBase, 'query'>): Promise<string[]> {
   const { rows } = await client.query<{ who: string }>(
     `SELECT coalesce(nullif(application_name, ''), usename::text, 'pid ' || pid) || ' (pid ' || pid || ')' AS who
        FROM pg_stat_activity

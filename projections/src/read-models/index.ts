@@ -19,6 +19,7 @@ export * from './users/users-queries.js';
 export * from './tickets/tickets-queries.js';
 export * from './tickets/open-ticket-checks.js';
 export * from './tickets/ticket-interventions-queries.js';
+export * from './tickets/ticket-photo-scope.js';
 export * from './clients/clients-queries.js';
 export * from './sites/sites-queries.js';
 export * from './installations/installations-queries.js';

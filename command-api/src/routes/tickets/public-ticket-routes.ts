@@ -2,6 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import fastifyRateLimit from '@fastify/rate-limit';
 import {
+  NotFoundError,
+  publicQrKeyAnswerSchema,
+  publicQrKeyParamsSchema,
   publicTicketCreateBodySchema,
   publicTicketCreateResponseSchema,
   TICKET_MESSAGES as M,
@@ -20,7 +23,15 @@ import { addressRateLimit } from '../../http/rate-limits.js';
 import { captchaChallengeAnswerSchema } from './ticket-route-schemas.js';
 
 /** Per IP and minute. The captcha is fetched on each form load, so it gets more room than the submission. */
-export const PUBLIC_RATE_LIMIT = { createPerMinute: 10, captchaPerMinute: 30 } as const;
+export const PUBLIC_RATE_LIMIT = { createPerMinute: 10, captchaPerMinute: 30, keyCheckPerMinute: 30 } as const;
+
+/** The code behind a QR key when it leads to a live installation; null for an unknown key, or one whose installation is gone. */
+async function liveInstallationOfKey(deps: AppDeps, rawKey: string): Promise<string | null> {
+  const key = rawKey.trim();
+  if (key === '' || key.length > 200) return null;
+  const code = await findQrCodeByKey(deps.pool, key);
+  return code?.live_installation_id ?? null;
+}
 
 function tooManyPublicRequests(ttlMs: number): TooManyRequestsError {
   const seconds = Math.max(1, Math.ceil(ttlMs / 1000));
@@ -29,7 +40,8 @@ function tooManyPublicRequests(ttlMs: number): TooManyRequestsError {
 
 /**
  * The anonymous breakdown request reached from a QR code (spec §2 /ticket):
- * GET /api/public/captcha and POST /api/public/ticket-create. Rate-limited per
+ * GET /api/public/qr-keys/{key}, GET /api/public/captcha and
+ * POST /api/public/ticket-create. Rate-limited per
  * client address in their own encapsulated scope, so login and files are not
  * affected. When Redis cannot count, they answer 503: this is the only
  * anonymous way to write events and files, and its limit is what bounds a
@@ -62,20 +74,37 @@ export async function publicTicketRoutes(open: FastifyInstance, deps: AppDeps): 
     );
 
     /**
+     * The form checks its link on load (issue 32, item 6), so a visitor with
+     * a wrong or outdated QR code reads 'Lien non valide...' before typing
+     * anything. Answers only valid or not: the creation route checks again.
+     */
+    routes.get(
+      '/api/public/qr-keys/:key',
+      {
+        config: { rateLimit: { max: PUBLIC_RATE_LIMIT.keyCheckPerMinute, timeWindow: 60_000 } },
+        schema: { params: publicQrKeyParamsSchema, response: { 200: publicQrKeyAnswerSchema } },
+      },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        if ((await liveInstallationOfKey(deps, request.params.key)) === null) throw new NotFoundError(M.invalidLink);
+        return { valide: true as const };
+      },
+    );
+
+    /**
      * Checks, in order: the QR key leads to a live installation (400 'Lien non
      * valide...'), the fields (400 'Merci de remplir...'), the captcha (400
      * 'Échec reCAPTCHA...', a solution counts once), then the photo by content.
      */
     routes.post('/api/public/ticket-create', { schema: { response: { 201: publicTicketCreateResponseSchema } } }, async (request, reply) => {
       const form = await readMultipartForm(request);
-      const key = (form.fields.key ?? '').trim();
-      const code = key === '' || key.length > 200 ? null : await findQrCodeByKey(deps.pool, key);
-      if (code === null || code.live_installation_id === null) throw new ValidationError(M.invalidLink);
+      const installationId = await liveInstallationOfKey(deps, form.fields.key ?? '');
+      if (installationId === null) throw new ValidationError(M.invalidLink);
       const body = parseManagementBody(publicTicketCreateBodySchema, form.fields);
       if (!(await captcha.verifyAndConsume(body['g-recaptcha-response']))) throw new ValidationError(M.captchaFailed);
       await handleOpenTicket(commandCaller(deps, actorOf(request)), {
         source: 'public',
-        installationId: code.live_installation_id,
+        installationId,
         scope: 'all',
         requester: { nom: body.nom, prenom: body.prenom, email: body.email, telephone: body.telephone },
         probleme: body.probleme,

@@ -19,6 +19,6 @@ describe('public form without its captcha', () => {
     await app.user.type(screen.getByLabelText('Problème'), 'Panne');
     await app.user.click(screen.getByRole('button', { name: 'Envoyer la demande' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Erreur reCAPTCHA. Merci de réessayer plus tard.');
-    expect(api.requests).toHaveLength(0);
+    expect(api.calls('POST /api/public/ticket-create')).toHaveLength(0);
   });
 });

@@ -82,7 +82,7 @@ describe("public form 'Demande de dépannage'", () => {
     await send(app);
     expect(screen.getByRole('alert').textContent).toBe('Merci de remplir tous les champs obligatoires.');
     expect(screen.getByLabelText('Prénom').getAttribute('aria-invalid')).toBe('true');
-    expect(api.requests).toHaveLength(0);
+    expect(api.calls('POST /api/public/ticket-create')).toHaveLength(0);
   });
 
   it('takes the message and the red borders away once the missing fields are filled', async () => {
@@ -187,7 +187,7 @@ describe("public form 'Demande de dépannage'", () => {
     await fill(app);
     await send(app);
     expect((await screen.findByRole('alert')).textContent).toBe('Échec reCAPTCHA. Merci de réessayer.');
-    expect(api.requests).toHaveLength(0);
+    expect(api.calls('POST /api/public/ticket-create')).toHaveLength(0);
   });
 
   it.each([
@@ -207,5 +207,30 @@ describe("public form 'Demande de dépannage'", () => {
     await fill(app);
     await send(app);
     expect((await screen.findByRole('alert')).textContent).toBe('Erreur réseau');
+  });
+});
+
+describe('a QR link that leads nowhere (issue 32, item 6)', () => {
+  const invalid = () => jsonResponse(404, { error: 'Lien non valide. Merci de scanner un QR code officiel.', code: 'NOT_FOUND' });
+
+  it('shows « Lien non valide » at once for an unknown key, before anything is typed', async () => {
+    const api = mockApi({ 'GET /api/public/qr-keys/:key': invalid });
+    renderApp('/ticket?key=NOPE1234');
+    expect(await screen.findByText('Lien non valide. Merci de scanner un QR code officiel.')).toBeTruthy();
+    expect(screen.queryByLabelText('Nom')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Envoyer la demande' })).toBeNull();
+    expect(api.calls('GET /api/public/qr-keys/:key')[0]?.path).toBe('/api/public/qr-keys/NOPE1234');
+  });
+
+  it('keeps the form for a valid key, and when the check cannot answer', async () => {
+    mockApi({ 'GET /api/public/qr-keys/:key': { valide: true } });
+    const first = renderApp(path);
+    await waitFor(() => expect(screen.getByLabelText('Nom')).toBeTruthy());
+    first.unmount();
+    mockApi({ 'GET /api/public/qr-keys/:key': () => jsonResponse(429, { error: 'Trop de demandes depuis votre connexion.' }) });
+    renderApp(path);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(screen.getByLabelText('Nom')).toBeTruthy();
+    expect(screen.queryByText('Lien non valide. Merci de scanner un QR code officiel.')).toBeNull();
   });
 });

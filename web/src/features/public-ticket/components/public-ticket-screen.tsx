@@ -7,6 +7,7 @@ import { TextField } from '../../../components/ui/text-field';
 import { TextareaField } from '../../../components/ui/textarea-field';
 import { NetworkError, errorMessage } from '../../../lib/api-client';
 import { useDocumentTitle } from '../../../lib/use-document-title';
+import { useQrKeyCheck } from '../api/check-qr-key';
 import { useCreatePublicTicket } from '../api/create-public-ticket';
 import { PhotoCompressionError, preparePhoto } from '../photo-compression';
 import { CaptchaWidget, type CaptchaHandle, type CaptchaState } from './captcha-widget';
@@ -34,10 +35,23 @@ export function PublicTicketScreen() {
     <main className="public-page">
       <section className="card public-card" aria-labelledby="public-ticket-title">
         <h1 id="public-ticket-title">{TICKET_LABELS.publicFormTitle}</h1>
-        {key ? <PublicTicketForm qrKey={key} /> : <Banner tone="error">{INVALID_LINK_MESSAGE}</Banner>}
+        {key ? <CheckedPublicTicketForm qrKey={key} /> : <Banner tone="error">{INVALID_LINK_MESSAGE}</Banner>}
       </section>
     </main>
   );
+}
+
+/**
+ * The form once its key is known to lead somewhere (issue 32, item 6): an
+ * unknown key, or one whose installation was deleted, shows the invalid-link
+ * message at once instead of a form that fails after being filled in. The
+ * form shows while the check runs (it is one short request, and the creation
+ * checks the key again), so a valid link never waits for it.
+ */
+function CheckedPublicTicketForm({ qrKey }: { qrKey: string }) {
+  const check = useQrKeyCheck(qrKey);
+  if (check.data === 'invalide') return <Banner tone="error">{INVALID_LINK_MESSAGE}</Banner>;
+  return <PublicTicketForm qrKey={qrKey} />;
 }
 
 interface Fields {
