@@ -23,10 +23,14 @@ const screens = [
   { name: 'home', path: '/dashboard', as: 'admin@demo.fr' },
   { name: 'tickets-open', path: '/tickets', as: 'admin@demo.fr' },
   { name: 'tickets-closed', path: '/tickets?statut=clos', as: 'admin@demo.fr' },
+  // Issue 32: the board on its « En retard » chip, late cards saying how late, most late first.
+  { name: 'tickets-late', path: '/tickets?en_retard=1', as: 'admin@demo.fr' },
   { name: 'ticket-detail', path: `/tickets/${openId}`, as: 'technicien@demo.fr' },
   { name: 'ticket-detail-closed', path: `/tickets/${closedId}`, as: 'admin@demo.fr' },
   { name: 'public-form', path: `/ticket?key=${key}`, as: null },
   { name: 'public-invalid-link', path: '/ticket', as: null },
+  // Issue 32, item 6: a key that leads nowhere says so at once, before anything is typed.
+  { name: 'public-unknown-key', path: '/ticket?key=NOPE1234', as: null },
   { name: 'telesurveillance-form', path: '/telesurv/ticket', as: 'telesurveillance@demo.fr' },
   { name: 'clients', path: '/clients', as: 'admin_plus@demo.fr' },
   { name: 'qrcodes', path: '/qrcodes', as: 'admin_plus@demo.fr' },

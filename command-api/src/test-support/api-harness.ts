@@ -28,6 +28,9 @@ export interface TestUserOptions {
   permissions?: string[];
   email?: string;
   telesurvAgences?: string[];
+  /** Staff only: defaults `prenom` = the role, `nom` = 'Test'. */
+  prenom?: string;
+  nom?: string;
 }
 
 export interface TestUser {
@@ -145,7 +148,7 @@ export async function createApiHarness(label: string, options: ApiHarnessOptions
       );
       return agenceId;
     },
-    async createUser({ role, agenceId = null, permissions, email, telesurvAgences }) {
+    async createUser({ role, agenceId = null, permissions, email, telesurvAgences, prenom, nom }) {
       const userId = randomUUID();
       const address = email ?? `${role}.${userId.slice(0, 8)}@test.fr`;
       const at = deps.clock();
@@ -162,7 +165,7 @@ export async function createApiHarness(label: string, options: ApiHarnessOptions
       } else {
         await handleCreateStaffUser({ context, db: pool, actor: system, now: at }, {
           userId,
-          fields: { nom: 'Test', prenom: role, email: address, telephone: '0600000000', role, agence_id: agenceId ?? (await harness.createAgence()) },
+          fields: { nom: nom ?? 'Test', prenom: prenom ?? role, email: address, telephone: '0600000000', role, agence_id: agenceId ?? (await harness.createAgence()) },
           password: TEST_PASSWORD,
         });
         if (permissions && permissions.join() !== defaultPermissionsForRole(role).join()) {

@@ -78,6 +78,8 @@ export const openTicketCountsSchema = z.object({
   ouverts: z.int().min(0),
   en_cours: z.int().min(0),
   interventions: z.int().min(0),
+  /** Only with the opt-in `avec_retard=1` (issue 32, item 8): the « En retard » chip, late tickets (not closed, past their échéance). */
+  en_retard: z.int().min(0).optional(),
 });
 export type OpenTicketCounts = z.infer<typeof openTicketCountsSchema>;
 
@@ -97,7 +99,13 @@ export const closedTicketsPageSchema = z.object({
 export type ClosedTicketsPage = z.infer<typeof closedTicketsPageSchema>;
 
 /** `GET /api/tickets` query: the list's URL filters plus the opt-in page. */
-export const openTicketsQuerySchema = refinePaging(ticketListSearchSchema.extend(pagingQueryShape));
+export const openTicketsQuerySchema = refinePaging(
+  ticketListSearchSchema.extend({
+    ...pagingQueryShape,
+    /** Opt-in (issue 32, item 8): a paged answer's `counts` also carry `en_retard`. */
+    avec_retard: ticketListSearchSchema.shape.en_retard.describe('Facultatif : avec limit, counts.en_retard (tickets en retard) est ajouté.'),
+  }),
+);
 export type OpenTicketsQuery = z.infer<typeof openTicketsQuerySchema>;
 
 /** `GET /api/tickets/clos` query: the closed search's filters plus the opt-in page. */

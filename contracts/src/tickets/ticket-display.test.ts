@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { TicketStatus } from './ticket-constants.js';
 import {
   compareTicketsForList,
+  formatLateDuration,
   formatOverrunHours,
   sortTicketsForList,
   ticketCardLabel,
   ticketErrorText,
+  ticketLateLabel,
   ticketOverrunHours,
   ticketQuoteState,
   ticketUrgentClosure,
@@ -127,5 +129,28 @@ describe('ticketErrorText', () => {
     expect(ticketErrorText({ error: '' }, 'Erreur lors de la validation du devis')).toBe('Erreur lors de la validation du devis');
     expect(ticketErrorText('<html>', 'Erreur lors de la création.')).toBe('Erreur lors de la création.');
     expect(ticketErrorText(null)).toBe('Erreur serveur');
+  });
+});
+
+describe('ticketLateLabel (issue 32: late tickets say how late)', () => {
+  const now = Date.parse('2026-03-12T12:00:00.000Z');
+  const hoursBefore = (hours: number) => new Date(now - hours * 3_600_000).toISOString();
+
+  it('says « En retard de 2 j 5 h » for a non-closed ticket past its échéance, rounded down', () => {
+    expect(ticketLateLabel({ statut: 'en_cours', echeance: hoursBefore(53.9) }, now)).toBe('En retard de 2 j 5 h');
+    expect(ticketLateLabel({ statut: 'ouvert', echeance: hoursBefore(10.5) }, now)).toBe('En retard de 10 h');
+    expect(ticketLateLabel({ statut: 'intervention', echeance: hoursBefore(0.2) }, now)).toBe('En retard de 12 min');
+  });
+
+  it('says nothing for a ticket on time, closed, or without échéance', () => {
+    expect(ticketLateLabel({ statut: 'ouvert', echeance: hoursBefore(-1) }, now)).toBeNull();
+    expect(ticketLateLabel({ statut: 'ouvert', echeance: hoursBefore(0) }, now)).toBeNull();
+    expect(ticketLateLabel({ statut: 'clos', echeance: hoursBefore(30) }, now)).toBeNull();
+    expect(ticketLateLabel({ statut: 'ouvert', echeance: null }, now)).toBeNull();
+  });
+
+  it('formats whole days with their hours, and never less than a minute', () => {
+    expect(formatLateDuration(24 * 3_600_000)).toBe('1 j 0 h');
+    expect(formatLateDuration(1_000)).toBe('1 min');
   });
 });

@@ -72,6 +72,34 @@ export function ticketOverrunHours(echeance: string | null, closedAt: string | n
   return Math.ceil(overrunMs / HOUR_MS * 10 - 1e-9) / 10;
 }
 
+/**
+ * How late a ticket is (issue 32, item 8): not closed and past its échéance,
+ * judged against `now` when the screen draws it (the échéance is stored, the
+ * lateness never is). Milliseconds past the échéance, or null when the ticket
+ * is closed, has no échéance, or is not late yet.
+ */
+export function ticketLateMs(ticket: { statut: TicketStatus; echeance: string | null }, now: Date | number): number | null {
+  if (ticket.statut === 'clos' || ticket.echeance === null) return null;
+  const lateMs = (typeof now === 'number' ? now : now.getTime()) - Date.parse(ticket.echeance);
+  return Number.isNaN(lateMs) || lateMs <= 0 ? null : lateMs;
+}
+
+/** `2 j 5 h` from one day on, `5 h` under a day, `12 min` under an hour (rounded down: never later than it is). */
+export function formatLateDuration(ms: number): string {
+  const minutes = Math.max(1, Math.floor(ms / 60_000));
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  if (days > 0) return `${days} j ${hours} h`;
+  if (hours > 0) return `${hours} h`;
+  return `${minutes} min`;
+}
+
+/** « En retard de 2 j 5 h », or null when the ticket is not late. */
+export function ticketLateLabel(ticket: { statut: TicketStatus; echeance: string | null }, now: Date | number): string | null {
+  const lateMs = ticketLateMs(ticket, now);
+  return lateMs === null ? null : `En retard de ${formatLateDuration(lateMs)}`;
+}
+
 export interface TicketUrgentClosure {
   /** Show the 'Fermé en urgence' warning. */
   closedUrgent: boolean;

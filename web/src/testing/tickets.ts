@@ -126,7 +126,10 @@ export function pagedTickets(all: readonly Ticket[]) {
   return (request: { query: URLSearchParams }) => {
     const q = request.query;
     const scoped = all.filter((t) => q.get('devis_attente') !== '1' || ticketQuoteState(t) === 'pending');
-    const rows = scoped.filter((t) => (!q.get('statut') || t.statut === q.get('statut')) && (q.get('urgent') !== '1' || t.urgent));
+    // Late (issue 32): not closed and past the échéance, most late first, as the server does.
+    const isLate = (t: Ticket) => t.statut !== 'clos' && t.echeance !== null && Date.parse(t.echeance) < Date.now();
+    const filtered = scoped.filter((t) => (!q.get('statut') || t.statut === q.get('statut')) && (q.get('urgent') !== '1' || t.urgent));
+    const rows = q.get('en_retard') === '1' ? filtered.filter(isLate).sort((a, b) => Date.parse(a.echeance!) - Date.parse(b.echeance!)) : filtered;
     const limit = Number(q.get('limit') ?? rows.length);
     const start = q.has('cursor') ? Number(q.get('cursor')!.slice(1)) : 0;
     const counts = {
@@ -135,6 +138,7 @@ export function pagedTickets(all: readonly Ticket[]) {
       ouverts: scoped.filter((t) => t.statut === 'ouvert').length,
       en_cours: scoped.filter((t) => t.statut === 'en_cours').length,
       interventions: scoped.filter((t) => t.statut === 'intervention').length,
+      ...(q.get('avec_retard') === '1' ? { en_retard: scoped.filter(isLate).length } : {}),
     };
     return {
       tickets: rows.slice(start, start + limit),

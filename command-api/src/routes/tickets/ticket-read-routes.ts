@@ -5,6 +5,7 @@ import { closedTicketsPagedQuerySchema, openTicketsQuerySchema, ticketIdParamsSc
 import { closedTicketPages, closedTicketsPage, listInterventions, listOpenTickets, openTicketsPage } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf, scopeOf } from '../../auth/principal.js';
+import { photoSignerOf } from '../../files/file-links.js';
 import { sendJsonText } from '../../http/json-text.js';
 import { closedTicketsAnswerSchema, interventionListAnswerSchema, openTicketsAnswerSchema } from './ticket-route-schemas.js';
 import { ticketInScope } from './ticket-route-support.js';
@@ -15,7 +16,7 @@ import { ticketInScope } from './ticket-route-support.js';
  * memory. The first page is read before answering: a failing query still
  * gets the API's error answer instead of a cut stream.
  */
-async function streamTicketList(reply: FastifyReply, pages: AsyncGenerator<Ticket[], void, undefined>): Promise<FastifyReply> {
+async function streamTicketList(reply: FastifyReply, pages: AsyncGenerator<Ticket[], void, undefined>, signPhoto: (ticket: Ticket) => Ticket): Promise<FastifyReply> {
   const first = await pages.next();
   async function* text(): AsyncGenerator<string> {
     try {
@@ -24,7 +25,7 @@ async function streamTicketList(reply: FastifyReply, pages: AsyncGenerator<Ticke
       for (let page = first; !page.done; page = await pages.next()) {
         let chunk = '';
         for (const ticket of page.value) {
-          chunk += separator + JSON.stringify(ticket);
+          chunk += separator + JSON.stringify(signPhoto(ticket));
           separator = ',';
         }
         yield chunk;
@@ -41,6 +42,9 @@ async function streamTicketList(reply: FastifyReply, pages: AsyncGenerator<Ticke
 /** Lists and details (spec §7). Staff only; every query is limited to the caller's scope. */
 export async function ticketReadRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const routes = app.withTypeProvider<ZodTypeProvider>();
+  // Photos go out as short-lived signed links (files/file-links.ts, issue 32 item 11).
+  const signPhoto = photoSignerOf(deps);
+  const signPage = <P extends { tickets: Ticket[] }>(page: P): P => ({ ...page, tickets: page.tickets.map(signPhoto) });
 
   /**
    * Open tickets (list and home). The list's own URL filters apply
@@ -48,13 +52,15 @@ export async function ticketReadRoutes(app: FastifyInstance, deps: AppDeps): Pro
    * value is ignored, and `statut=clos` matches nothing here (closed tickets
    * come from /api/tickets/clos). With `limit` (issue #19): one page of
    * that order, `next_cursor`, `total` and the chips' `counts`.
+   * Issue 32 (opt-in): `en_retard=1` keeps the late tickets only, most late
+   * first; `avec_retard=1` adds the late count to a page's `counts`.
    */
   routes.get(
     '/api/tickets',
     { schema: { querystring: openTicketsQuerySchema, response: { 200: openTicketsAnswerSchema } } },
     async (request, reply) => {
       const principal = principalOf(request);
-      const { statut, urgent, devis_attente, limit, cursor } = request.query;
+      const { statut, urgent, devis_attente, en_retard, avec_retard, limit, cursor } = request.query;
       if (statut === 'clos') {
         // Closed tickets are never in the open list: nothing to page through.
         return limit === undefined ? { tickets: [] } : sendJsonText(reply, { tickets: [], next_cursor: null, total: 0, counts: null });
@@ -63,10 +69,13 @@ export async function ticketReadRoutes(app: FastifyInstance, deps: AppDeps): Pro
         ...(statut === undefined ? {} : { statut }),
         ...(urgent === undefined ? {} : { urgent }),
         ...(devis_attente === undefined ? {} : { devis_attente }),
+        ...(en_retard === undefined ? {} : { en_retard }),
       };
-      if (limit !== undefined) return sendJsonText(reply, await openTicketsPage(deps.pool, scopeOf(principal), deps.clock(), filters, { limit, cursor }));
+      if (limit !== undefined) {
+        return sendJsonText(reply, signPage(await openTicketsPage(deps.pool, scopeOf(principal), deps.clock(), filters, { limit, cursor }, { lateCount: avec_retard === true })));
+      }
       const tickets = await listOpenTickets(deps.pool, scopeOf(principal), deps.clock(), filters);
-      return sendJsonText(reply, { tickets });
+      return sendJsonText(reply, { tickets: tickets.map(signPhoto) });
     },
   );
 
@@ -84,8 +93,8 @@ export async function ticketReadRoutes(app: FastifyInstance, deps: AppDeps): Pro
       const { limit, cursor, ...query } = request.query;
       const range = query.date_debut === undefined && query.date_fin === undefined ? defaultClosedTicketsRange(now) : {};
       const filters = { ...query, ...range };
-      if (limit !== undefined) return sendJsonText(reply, await closedTicketsPage(deps.pool, scopeOf(principal), now, filters, { limit, cursor }));
-      return streamTicketList(reply, closedTicketPages(deps.pool, scopeOf(principal), now, filters));
+      if (limit !== undefined) return sendJsonText(reply, signPage(await closedTicketsPage(deps.pool, scopeOf(principal), now, filters, { limit, cursor })));
+      return streamTicketList(reply, closedTicketPages(deps.pool, scopeOf(principal), now, filters), signPhoto);
     },
   );
 

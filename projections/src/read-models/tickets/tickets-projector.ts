@@ -10,7 +10,9 @@ import { applyTicketsFold } from './tickets-fold.js';
  *   card shows, spec §2); the technician of the closing visit, who may be
  *   someone else, is kept apart in `clos_technicien_*`.
  * - The visit columns (`arrive_at`, `constat_tech`, ...) are the closing
- *   visit's; re-interventions live in `rm.ticket_interventions`.
+ *   visit's; re-interventions live in `rm.ticket_interventions`. Before the
+ *   close, `arrive_at` is the visit in progress's « Je suis sur site »
+ *   (TechnicianArrivedOnSite), null again once a re-intervention is recorded.
  * - Nothing ticks: `minutes_ecoulees` is computed by the queries from the
  *   `now` they are given.
  * - Idempotent: every write is guarded by the stream revision last applied,
@@ -23,7 +25,7 @@ import { applyTicketsFold } from './tickets-fold.js';
 export const ticketsProjector: Projector = {
   name: 'tickets',
   version: 2,
-  handles: ['TicketOpened', 'TicketTakenInCharge', 'TicketClosed', 'ReinterventionRecorded', 'TicketReportAttached', 'QuoteValidated'],
+  handles: ['TicketOpened', 'TicketTakenInCharge', 'TicketClosed', 'ReinterventionRecorded', 'TicketReportAttached', 'QuoteValidated', 'TechnicianArrivedOnSite'],
   setupSql: `
     CREATE TABLE IF NOT EXISTS rm.tickets (
       id uuid PRIMARY KEY,
@@ -94,6 +96,10 @@ export const ticketsProjector: Projector = {
     CREATE INDEX IF NOT EXISTS tickets_closed_technicien ON rm.tickets (technicien_id, created_at) WHERE statut = 'clos';
     CREATE INDEX IF NOT EXISTS tickets_closed_clos_technicien ON rm.tickets (clos_technicien_id, created_at) WHERE statut = 'clos';
     CREATE INDEX IF NOT EXISTS tickets_closed_metier ON rm.tickets (metier_id, created_at) WHERE statut = 'clos';
+    -- Late open tickets (issue 32): the « En retard » chip, its count and its order (most late first).
+    CREATE INDEX IF NOT EXISTS tickets_open_echeance ON rm.tickets (agence_id, echeance, id) WHERE statut <> 'clos';
+    -- A closed ticket found by its number (the closed search's text, the open board's « ticket clos » offer).
+    CREATE INDEX IF NOT EXISTS tickets_num_chrono ON rm.tickets (num_chrono);
     -- Pending quotes (home counts, devis_attente filters).
     CREATE INDEX IF NOT EXISTS tickets_devis_attente ON rm.tickets (agence_id) WHERE devis = 1 AND numero_devis IS NULL;`,
   apply: applyTicketsFold,

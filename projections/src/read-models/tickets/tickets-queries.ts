@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { PARIS_TIME_ZONE, ticketSchema, type ClosedTicketsQuery, type OpenTicketCounts, type Ticket, type TicketStatus } from '@fsm/contracts';
+import { NUM_CHRONO_PATTERN, PARIS_TIME_ZONE, ticketSchema, type ClosedTicketsQuery, type OpenTicketCounts, type Ticket, type TicketStatus } from '@fsm/contracts';
 import { orderedScopeClause, scopeClause, type AgenceScope, type Queryable } from '../queryable.js';
 import { closedTicketsTotalFromDays } from '../ticket-sla/ticket-sla-days.js';
 import { decodeCursor, keysetInstantSql, listFingerprint, pageOf, type PageRequest } from '../keyset-cursor.js';
@@ -9,6 +9,8 @@ export interface OpenTicketFilters {
   statut?: Exclude<TicketStatus, 'clos'>;
   urgent?: boolean;
   devis_attente?: boolean;
+  /** Late tickets only (issue 32, item 8): not closed and past their échéance at the query's `now`; most late first. */
+  en_retard?: boolean;
 }
 
 /**
@@ -35,6 +37,42 @@ export interface TicketSummaryCounts {
 const OPEN_RANK = `CASE WHEN t.urgent THEN 0 WHEN t.statut = 'ouvert' THEN 1 ELSE 2 END`;
 const OPEN_ORDER = `${OPEN_RANK}, t.created_at DESC, t.id DESC`;
 const PENDING_QUOTE = `t.devis = 1 AND t.numero_devis IS NULL`;
+/** The late view's order (issue 32): the oldest échéance is the most late; then id. Index tickets_open_echeance. */
+const LATE_ORDER = 't.echeance, t.id';
+/** `AND` late at `$nowParam`: the stored échéance is compared with the query's clock, nothing ticks. */
+const lateClause = (nowParam: string) => `t.echeance < ${nowParam}`;
+
+/*
+ * Accent- and case-insensitive text search (issue 32, item 9) without the
+ * unaccent extension: lower() then translate() of the accented letters French
+ * names use. The searched text is folded the same way in JS (foldSearchText).
+ */
+// Accents are translated before lower(), which a database in the C locale applies to ASCII only.
+const FOLD_FROM = 'àáâãäåçèéêëìíîïñòóôõöùúûüýÿÀÁÂÃÄÅÇÈÉÊËÌÍÎÏÑÒÓÔÕÖÙÚÛÜÝŸ';
+const FOLD_TO = 'aaaaaaceeeeiiiinooooouuuuyyAAAAAACEEEEIIIINOOOOOUUUUYY';
+if ([...FOLD_FROM].length !== [...FOLD_TO].length) throw new Error('FOLD_FROM and FOLD_TO differ in length');
+const foldSql = (text: string) => `lower(translate(${text}, '${FOLD_FROM}', '${FOLD_TO}'))`;
+/** What the closed search's text is looked for in: number, client, site, town, installation, technician in charge and closing technician. */
+const SEARCHED_TEXT = foldSql(
+  `concat_ws(' ', t.num_chrono, t.client_nom, t.site_nom, t.site_ville, t.installation_nom, t.technicien_prenom, t.technicien_nom, t.clos_technicien_prenom, t.clos_technicien_nom)`,
+);
+
+/** Lower case without diacritics (`Hélène` → `helene`), as foldSql does in SQL. */
+function foldSearchText(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/** `AND` the closed search's text: a whole chrono number exactly (index tickets_num_chrono), anything else as a folded substring. */
+function searchTextClause(q: string | undefined, params: unknown[]): string {
+  if (q === undefined) return '';
+  const chrono = q.toUpperCase();
+  if (NUM_CHRONO_PATTERN.test(chrono)) {
+    params.push(chrono);
+    return ` AND t.num_chrono = $${params.length}`;
+  }
+  params.push(foldSearchText(q));
+  return ` AND strpos(${SEARCHED_TEXT}, $${params.length}) > 0`;
+}
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -69,8 +107,8 @@ interface TicketSelection {
   params: unknown[];
 }
 
-/** Open, in-progress and re-intervention tickets in scope, in list order (spec §4). */
-function openSelection(scope: AgenceScope, filters: OpenTicketFilters): TicketSelection {
+/** Open, in-progress and re-intervention tickets in scope, in list order (spec §4); late ones only, most late first, with `en_retard`. */
+function openSelection(scope: AgenceScope, filters: OpenTicketFilters, now: Date): TicketSelection {
   const params: unknown[] = [];
   let where = `t.statut <> 'clos'${orderedScopeClause(scope, 't.agence_id', params)}`;
   if (filters.statut !== undefined) {
@@ -79,6 +117,11 @@ function openSelection(scope: AgenceScope, filters: OpenTicketFilters): TicketSe
   }
   if (filters.urgent === true) where += ' AND t.urgent';
   if (filters.devis_attente === true) where += ` AND ${PENDING_QUOTE}`;
+  if (filters.en_retard === true) {
+    params.push(now);
+    where += ` AND ${lateClause(`$${params.length}::timestamptz`)}`;
+    return { where, order: LATE_ORDER, params };
+  }
   return { where, order: OPEN_ORDER, params };
 }
 
@@ -100,6 +143,7 @@ function closedSelection(scope: AgenceScope, filters: ClosedTicketFilters): Tick
     where += ` AND (t.technicien_id = $${params.length} OR t.clos_technicien_id = $${params.length})`;
   }
   if (filters.devis_attente === true) where += ` AND ${PENDING_QUOTE}`;
+  where += searchTextClause(filters.q, params);
   return { where, order: 't.created_at DESC, t.id DESC', params };
 }
 
@@ -184,7 +228,7 @@ async function selectTickets(db: Queryable, selection: TicketSelection | null, n
 
 /** Open, in-progress and re-intervention tickets in scope, in list order (spec §4). */
 export async function listOpenTickets(db: Queryable, scope: AgenceScope, now: Date, filters: OpenTicketFilters = {}): Promise<Ticket[]> {
-  return selectTickets(db, openSelection(scope, filters), now);
+  return selectTickets(db, openSelection(scope, filters, now), now);
 }
 
 /** Closed tickets in scope matching every given filter, newest request first. */
@@ -255,37 +299,60 @@ function createdAfterClause(params: unknown[], createdAt: string | number | unde
  * A page of the open list (`listOpenTickets` in the same order), the number
  * of tickets its filters match and the chips' counts: Tout, Urgents, Ouverts,
  * En cours, Interventions over the caller's scope, narrowed by `devis_attente`
- * only, as the list screen counts them.
+ * only, as the list screen counts them. `lateCount` (issue 32) adds the
+ * « En retard » chip's count, `en_retard`, counted the same way.
  */
-export async function openTicketsPage(db: Queryable, scope: AgenceScope, now: Date, filters: OpenTicketFilters, page: PageRequest): Promise<OpenTicketPage> {
-  const fingerprint = listFingerprint('tickets-open', scope, { statut: filters.statut, urgent: filters.urgent === true, devis_attente: filters.devis_attente === true });
-  const selection = openSelection(scope, filters);
+export async function openTicketsPage(
+  db: Queryable,
+  scope: AgenceScope,
+  now: Date,
+  filters: OpenTicketFilters,
+  page: PageRequest,
+  options: { lateCount?: boolean } = {},
+): Promise<OpenTicketPage> {
+  const late = filters.en_retard === true;
+  // The late view has its own order, so its own cursors; the other lists' fingerprints are unchanged.
+  const fingerprint = listFingerprint(late ? 'tickets-open-late' : 'tickets-open', scope, { statut: filters.statut, urgent: filters.urgent === true, devis_attente: filters.devis_attente === true });
+  const selection = openSelection(scope, filters, now);
   let after = '';
-  if (page.cursor !== undefined) {
+  if (page.cursor !== undefined && late) {
+    const [echeance, id] = decodeCursor(page.cursor, fingerprint, ['instant', 'uuid']);
+    selection.params.push(echeance, id);
+    after = ` AND (t.echeance, t.id) > ($${selection.params.length - 1}::timestamptz, $${selection.params.length}::uuid)`;
+  } else if (page.cursor !== undefined) {
     const [rank, createdAt, id] = decodeCursor(page.cursor, fingerprint, ['rank', 'instant', 'uuid']);
     selection.params.push(rank);
     const rankParam = `$${selection.params.length}::int`;
     const created = createdAfterClause(selection.params, createdAt, id).replace(/^ AND /, '');
     after = ` AND (${OPEN_RANK} > ${rankParam} OR (${OPEN_RANK} = ${rankParam} AND ${created}))`;
   }
-  const counted = openSelection(scope, filters.devis_attente === true ? { devis_attente: true } : {});
+  const counted = openSelection(scope, filters.devis_attente === true ? { devis_attente: true } : {}, now);
   const chips: string[] = [];
   if (filters.statut !== undefined) {
     counted.params.push(filters.statut);
     chips.push(`t.statut = $${counted.params.length}`);
   }
   if (filters.urgent === true) chips.push('t.urgent');
+  let lateCount = '';
+  if (late || options.lateCount === true) {
+    counted.params.push(now);
+    const lateNow = lateClause(`$${counted.params.length}::timestamptz`);
+    if (late) chips.push(lateNow);
+    if (options.lateCount === true) lateCount = `, count(*) FILTER (WHERE ${lateNow})::int AS en_retard`;
+  }
   const chip = chips.join(' AND ');
+  const keyColumns = late
+    ? `${keysetInstantSql('t.echeance')} AS cursor_created_at`
+    : `${OPEN_RANK} AS cursor_rank, ${keysetInstantSql('t.created_at')} AS cursor_created_at`;
+  const keyOf = late
+    ? (row: KeysetRow & { id: string }) => [row.cursor_created_at ?? '', row.id]
+    : (row: KeysetRow & { id: string }) => [row.cursor_rank ?? 0, row.cursor_created_at ?? '', row.id];
   const [rows, counts] = await Promise.all([
-    selectTicketPage(db, selection, now, page.limit, after, `${OPEN_RANK} AS cursor_rank, ${keysetInstantSql('t.created_at')} AS cursor_created_at`, fingerprint, (row) => [
-      row.cursor_rank ?? 0,
-      row.cursor_created_at ?? '',
-      row.id,
-    ]),
+    selectTicketPage(db, selection, now, page.limit, after, keyColumns, fingerprint, keyOf),
     db.query<OpenTicketCounts & { total: number }>(
       `SELECT count(*)::int AS tout, count(*) FILTER (WHERE t.urgent)::int AS urgents,
          count(*) FILTER (WHERE t.statut = 'ouvert')::int AS ouverts, count(*) FILTER (WHERE t.statut = 'en_cours')::int AS en_cours,
-         count(*) FILTER (WHERE t.statut = 'intervention')::int AS interventions,
+         count(*) FILTER (WHERE t.statut = 'intervention')::int AS interventions${lateCount},
          ${chip === '' ? 'count(*)' : `count(*) FILTER (WHERE ${chip})`}::int AS total
        FROM rm.tickets t WHERE ${counted.where}`,
       counted.params,
@@ -312,7 +379,8 @@ export async function closedTicketsPage(db: Queryable, scope: AgenceScope, now: 
       row.id,
     ]),
     // Request days, scope and trade only: added up from rm.ticket_sla_days (two years of every agency is a million tickets).
-    closedTicketsTotalFromDays(db, scope, filters).then(
+    // The day sums know nothing of the searched text: count the rows then.
+    (filters.q === undefined ? closedTicketsTotalFromDays(db, scope, filters) : Promise.resolve(null)).then(
       async (total) => total ?? (await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM rm.tickets t WHERE ${counted.where}`, counted.params)).rows[0]?.total ?? 0,
     ),
   ]);

@@ -96,3 +96,16 @@ describe("home 'Résumé des tickets'", () => {
     expect(stats.getAllByText('—').length).toBeGreaterThan(0);
   });
 });
+
+describe('the home performance says what it counts (issue 32, item 10)', () => {
+  it('writes its basis under the figure: tickets closed in the last 30 days having an échéance, closed by it', async () => {
+    signIn();
+    mockApi({ 'GET /api/tickets/summary': summary });
+    renderApp('/');
+    const stats = within(screen.getByRole('region', { name: 'Statistiques' }));
+    expect(await stats.findByText('87,5 % · 35 sur 40 clos dans les délais')).toBeTruthy();
+    expect(stats.getByText(/^Tickets clos ces 30 derniers jours ayant une échéance : part des clôtures au plus tard à l’échéance\./)).toBeTruthy();
+    // And that Statistiques' rate is another measure, so a different figure is not a contradiction.
+    expect(stats.getByText(/Les Statistiques jugent autre chose : l’arrivée du technicien sur les tickets demandés/)).toBeTruthy();
+  });
+});

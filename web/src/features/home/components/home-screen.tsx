@@ -43,6 +43,15 @@ function PerformanceGauge({ performance }: { performance: TicketSummary['stats']
   );
 }
 
+/**
+ * What the home performance counts (spec §2, docs/sla.md §7), written under it
+ * because the Statistiques screen's intervention-delay rate, over the same 30
+ * days, counts something else and gives another figure (issue 32, item 10).
+ */
+function performanceBasis(days: number): string {
+  return `Tickets clos ces ${days} derniers jours ayant une échéance : part des clôtures au plus tard à l’échéance. Les Statistiques jugent autre chose : l’arrivée du technicien sur les tickets demandés.`;
+}
+
 /** Home 'Résumé des tickets' (spec §2): tiles that open the matching list, and the last 30 days. */
 export function HomeScreen() {
   useDocumentTitle(TICKET_LABELS.homeTitle);
@@ -120,6 +129,8 @@ export function HomeScreen() {
                     ? `${formatNumber(perf.pct)} % · ${perf.count} sur ${perf.total} clos dans les délais`
                     : 'Aucun ticket clos avec échéance'}
                 </span>
+                {/* Issue 32: the figure says what it counts; Statistiques' « Respect du délai d'intervention » judges another thing (docs/sla.md §7). */}
+                <span className="stats__basis">{performanceBasis(summary?.stats.windowDays ?? 30)}</span>
               </dd>
             </div>
           </dl>

@@ -9,7 +9,24 @@ import { formatNumber } from '../../../lib/format';
  * No rate (nothing to judge) shows '—' and no verdict. Colour never speaks
  * alone: the verdict is written.
  */
-export function StatsGauge({ title, pct, objective, part, whole, unit }: { title: string; pct: number | null; objective: number; part: number; whole: number; unit: string }) {
+export function StatsGauge({
+  title,
+  pct,
+  objective,
+  part,
+  whole,
+  unit,
+  basis,
+}: {
+  title: string;
+  pct: number | null;
+  objective: number;
+  part: number;
+  whole: number;
+  unit: string;
+  /** What the rate counts, in words (issue 32: the home page's performance counts something else). */
+  basis?: string;
+}) {
   // An id without spaces: aria-labelledby reads a space-separated list of ids.
   const titleId = useId();
   const status = gaugeStatus(pct, objective);
@@ -28,6 +45,7 @@ export function StatsGauge({ title, pct, objective, part, whole, unit }: { title
       <p className="stats-gauge__detail">
         {formatNumber(part)} / {formatNumber(whole)} {unit}
       </p>
+      {basis ? <p className="stats-gauge__basis">{basis}</p> : null}
       <p className="muted stats-gauge__objective">Objectif : {objective === 100 ? '100 %' : `≥ ${objective} %`}</p>
     </article>
   );

@@ -206,3 +206,19 @@ describe('Statistiques screen', () => {
     expect(mock.calls('GET /api/stats/tickets')).toHaveLength(0);
   });
 });
+
+describe('each Statistiques rate says what it counts (issue 32, item 10)', () => {
+  it('writes under the intervention-delay gauge which tickets it judges and on what, for the applied period', async () => {
+    signIn(makeUser({ role: 'admin', permissions: ['tickets.stats'] }));
+    api();
+    renderApp('/stats');
+    await ready();
+    const sla = within(await screen.findByRole('article', { name: "Respect du délai d'intervention" }));
+    const window = defaultStatsWindow(new Date());
+    const day = (iso: string) => iso.split('-').reverse().join('/');
+    expect(sla.getByText(new RegExp(`^Tickets demandés du ${day(window.from)} au ${day(window.to)} : arrivée du technicien \\(ou clôture\\) dans le délai du ticket`))).toBeTruthy();
+    expect(sla.getByText(/L’accueil compte autre chose : les tickets clos à l’échéance\./)).toBeTruthy();
+    const devis = within(screen.getByRole('article', { name: 'Devis envoyés sous 5 jours' }));
+    expect(devis.getByText(/enregistrés au plus tard 5 jours après la visite qui les a demandés/)).toBeTruthy();
+  });
+});

@@ -17,6 +17,7 @@ function closedTicketsQueryParams(filters: ClosedTicketsFilters) {
     technicien_id: filters.technicien_id,
     metier_id: filters.metier_id,
     devis_attente: filters.devis_attente ? 1 : undefined,
+    q: filters.q ? filters.q : undefined,
   };
 }
 

@@ -56,6 +56,9 @@ async function getOpenTicketsPage(
       statut: filters.statut,
       urgent: filters.urgent ? 1 : undefined,
       devis_attente: filters.devis_attente ? 1 : undefined,
+      en_retard: filters.en_retard ? 1 : undefined,
+      // The « En retard » chip's count (issue 32, opt-in on the server).
+      avec_retard: 1,
       limit,
       cursor: cursor ?? undefined,
     },

@@ -10,10 +10,19 @@ export interface ClosedTicketsFilters {
   technicien_id: string;
   metier_id: string;
   devis_attente: boolean;
+  /** The closed search's text (issue 32: `q`, searched by the server); absent or empty, no text. */
+  q?: string;
 }
 
 /** The open list's server-side filters: the chip (`statut` or `urgent`) and the pending-quote box. */
-export type OpenTicketsPageFilters = Pick<TicketListSearch, 'statut' | 'urgent' | 'devis_attente'>;
+export type OpenTicketsPageFilters = Pick<TicketListSearch, 'statut' | 'urgent' | 'devis_attente' | 'en_retard'>;
+
+/** The closed tickets a text typed on the open board matches (issue 32): the text and the request-date range asked. */
+export interface ClosedMatchesSearch {
+  q: string;
+  date_debut?: string | undefined;
+  date_fin?: string | undefined;
+}
 
 /**
  * Query keys of everything ticket-shaped: lists, details and what hangs off a
@@ -33,6 +42,8 @@ export const ticketKeys = {
   pages: () => [...ticketKeys.all, 'pages'] as const,
   openPages: (search: OpenTicketsPageFilters) => [...ticketKeys.pages(), 'open', search] as const,
   closedPages: (filters: ClosedTicketsFilters) => [...ticketKeys.pages(), 'closed', filters] as const,
+  /** Under lists(): a live change to any ticket refetches it like the other lists. */
+  closedMatches: (search: ClosedMatchesSearch) => [...ticketKeys.lists(), 'closed-matches', search] as const,
   summary: () => [...ticketKeys.all, 'summary'] as const,
   details: () => [...ticketKeys.all, 'detail'] as const,
   detail: (id: string) => [...ticketKeys.details(), id] as const,

@@ -1,4 +1,4 @@
-import { formatOverrunHours, ticketCardLabel, ticketQuoteState, ticketUrgentClosure, TICKET_LABELS, type Ticket } from '@fsm/contracts';
+import { formatOverrunHours, ticketCardLabel, ticketLateLabel, ticketQuoteState, ticketUrgentClosure, TICKET_LABELS, type Ticket } from '@fsm/contracts';
 import { Link } from 'react-router';
 import { QuotePendingIcon, WarningIcon } from '../../../components/ui/icons';
 import { StatusChip } from '../../../components/ui/status-chip';
@@ -9,6 +9,8 @@ export interface TicketCardProps {
   onOpenPhoto: (ticket: Ticket) => void;
   /** Present when the user may validate quotes (tickets.devis). */
   onValidateQuote?: (ticket: Ticket) => void;
+  /** The instant lateness is judged at (the list's clock); now when absent. */
+  now?: Date;
 }
 
 function technicianName(ticket: Ticket): string | null {
@@ -22,13 +24,15 @@ function technicianName(ticket: Ticket): string | null {
  * detail through its title link, stretched over the card; the thumbnail and
  * the quote button sit above that link and do their own thing.
  */
-export function TicketCard({ ticket, onOpenPhoto, onValidateQuote }: TicketCardProps) {
+export function TicketCard({ ticket, onOpenPhoto, onValidateQuote, now }: TicketCardProps) {
   const label = ticketCardLabel(ticket);
   const closure = ticketUrgentClosure(ticket);
   const quote = ticketQuoteState(ticket);
   const technician = technicianName(ticket);
+  // Issue 32: a late ticket says so in words on its card, not only in its detail.
+  const late = ticketLateLabel(ticket, now ?? new Date());
   const siteTown = [ticket.site_code_postal, ticket.site_ville].filter(Boolean).join(' ');
-  const className = ['card', 'card--status', 'ticket-card', `status-${ticket.statut}`, ticket.urgent ? 'card--urgent' : '']
+  const className = ['card', 'card--status', 'ticket-card', `status-${ticket.statut}`, ticket.urgent ? 'card--urgent' : '', late ? 'card--late' : '']
     .filter(Boolean)
     .join(' ');
 
@@ -61,6 +65,12 @@ export function TicketCard({ ticket, onOpenPhoto, onValidateQuote }: TicketCardP
                   {TICKET_LABELS.closedUrgent}
                   {closure.overrunHours !== null ? ` · dépassement ${formatOverrunHours(closure.overrunHours)}` : ''}
                 </span>
+              </span>
+            ) : null}
+            {late ? (
+              <span className="ticket-card__flag ticket-card__flag--late">
+                <WarningIcon />
+                <span>{late}</span>
               </span>
             ) : null}
             {quote === 'pending' ? (

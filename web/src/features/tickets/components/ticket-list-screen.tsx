@@ -4,19 +4,21 @@ import {
   ticketListSearchSchema,
   defaultClosedTicketsRange,
   type OpenTicketCounts,
-  type TicketStatus,
   type Ticket,
 } from '@fsm/contracts';
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { Banner } from '../../../components/ui/banner';
 import { PhotoOverlay } from '../../../components/ui/photo-overlay';
 import { useCurrentUser } from '../../../app/guards';
 import { errorMessage } from '../../../lib/api-client';
 import { formatNumber } from '../../../lib/format';
 import { loadedRows } from '../../../lib/infinite-pages';
+import { matchesSearch } from '../../../lib/text-search';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { PERMISSIONS, hasPermission } from '../../auth/access';
+import { useClosedMatches } from '../api/find-closed-matches';
 import { useClosedTicketsPages } from '../api/get-closed-tickets';
 import { useOpenTicketsPages } from '../api/get-open-tickets';
 import type { ClosedTicketsFilters, OpenTicketsPageFilters } from '../api/ticket-keys';
@@ -25,23 +27,28 @@ import { ClosedFiltersPanel } from './closed-filters-panel';
 import { QuoteValidationDialog } from './quote-validation-dialog';
 import { VirtualTicketGrid } from './virtual-ticket-grid';
 
-type OpenChip = 'tout' | 'urgent' | 'ouvert' | 'en_cours' | 'intervention';
+type OpenChip = 'tout' | 'urgent' | 'ouvert' | 'en_cours' | 'intervention' | 'en_retard';
 
-/** Each chip with the server's count of it (first page of GET /api/tickets?limit). */
+/**
+ * Each chip with the server's count of it (first page of GET /api/tickets?limit).
+ * « En retard » (issue 32) follows the spec's five: late tickets, most late first.
+ */
 const CHIPS: readonly { id: OpenChip; label: string; count: keyof OpenTicketCounts }[] = [
   { id: 'tout', label: 'Tout', count: 'tout' },
   { id: 'urgent', label: 'Urgents', count: 'urgents' },
   { id: 'ouvert', label: 'Ouverts', count: 'ouverts' },
   { id: 'en_cours', label: 'En cours', count: 'en_cours' },
   { id: 'intervention', label: 'Interventions', count: 'interventions' },
+  { id: 'en_retard', label: 'En retard', count: 'en_retard' },
 ];
 
 /** The chip and the pending-quote box as the server filters them. */
 function openPageFilters(chip: OpenChip, devisAttente: boolean): OpenTicketsPageFilters {
   return {
-    statut: chip === 'tout' || chip === 'urgent' ? undefined : chip,
+    statut: chip === 'tout' || chip === 'urgent' || chip === 'en_retard' ? undefined : chip,
     urgent: chip === 'urgent' ? true : undefined,
     devis_attente: devisAttente ? true : undefined,
+    en_retard: chip === 'en_retard' ? true : undefined,
   };
 }
 
@@ -50,14 +57,14 @@ function ticketCountLabel(count: number): string {
   return `${formatNumber(count)} ticket${count > 1 ? 's' : ''}`;
 }
 
-/** The header's quick search: a substring of the client, number, site, town or installation. */
+/**
+ * The open board's quick search: a substring of the client, number, site,
+ * town, installation or technician's name (« Hélène », « dupre », « Hélène
+ * Dupré »), ignoring case and accents (issue 32, item 9).
+ */
 function ticketMatchesSearch(ticket: Ticket, search: string): boolean {
-  const needle = search.trim().toLocaleLowerCase('fr-FR');
-  if (!needle) return true;
-  return [ticket.client_nom, ticket.num_chrono, ticket.site_nom, ticket.site_ville, ticket.installation_nom]
-    .join(' ')
-    .toLocaleLowerCase('fr-FR')
-    .includes(needle);
+  const technician = [ticket.technicien_prenom, ticket.technicien_nom].filter(Boolean).join(' ');
+  return matchesSearch(search, ticket.client_nom, ticket.num_chrono, ticket.site_nom, ticket.site_ville, ticket.installation_nom, technician);
 }
 
 /** `/` focuses the search from anywhere on the board, unless the user is typing somewhere. */
@@ -85,7 +92,44 @@ function defaultClosedFilters(devisAttente: boolean): ClosedTicketsFilters {
     technicien_id: '',
     metier_id: '',
     devis_attente: devisAttente,
+    q: '',
   };
+}
+
+// ─── The closed search in the URL (issue 32, item 9) ─────────────────────────
+//
+// Every filter of the closed view lives in the query string, so a reload or a
+// shared link shows the same search: `statut=clos` and `devis_attente=1` keep
+// the spec's meaning; the dates appear only when they differ from the default
+// range (an emptied date is `date_debut=`, "any"); ids and the text `q` when
+// set. A hand-edited value that does not parse falls back to the default.
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const CLOSED_ID_KEYS = ['client_id', 'site_id', 'installation_id', 'technicien_id', 'metier_id'] as const;
+
+function closedFiltersFromUrl(params: URLSearchParams, devisAttente: boolean): ClosedTicketsFilters {
+  const filters = defaultClosedFilters(devisAttente);
+  for (const key of ['date_debut', 'date_fin'] as const) {
+    const value = params.get(key);
+    if (value !== null && (value === '' || DAY.test(value))) filters[key] = value;
+  }
+  for (const key of CLOSED_ID_KEYS) {
+    const value = params.get(key) ?? '';
+    if (GUID.test(value)) filters[key] = value;
+  }
+  filters.q = (params.get('q') ?? '').slice(0, 100);
+  return filters;
+}
+
+function closedFiltersToUrl(filters: ClosedTicketsFilters): URLSearchParams {
+  const defaults = defaultClosedFilters(false);
+  const out = new URLSearchParams({ statut: 'clos' });
+  if (filters.devis_attente) out.set('devis_attente', '1');
+  for (const key of ['date_debut', 'date_fin'] as const) if (filters[key] !== defaults[key]) out.set(key, filters[key]);
+  for (const key of CLOSED_ID_KEYS) if (filters[key]) out.set(key, filters[key]);
+  if (filters.q) out.set('q', filters.q);
+  return out;
 }
 
 /**
@@ -107,7 +151,11 @@ export function TicketListScreen() {
   const [banner, setBanner] = useState<{ text: string; id: number } | null>(null);
   const [photoOf, setPhotoOf] = useState<Ticket | null>(null);
   const [quoteOf, setQuoteOf] = useState<Ticket | null>(null);
-  const [quickSearch, setQuickSearch] = useState('');
+  // The open board's quick search is the screen's; the closed search's text is in its URL with its filters.
+  const [openSearch, setOpenSearch] = useState('');
+  const closedFilters = closedView ? closedFiltersFromUrl(params, search.devis_attente === true) : null;
+  const quickSearch = closedFilters ? (closedFilters.q ?? '') : openSearch;
+  const setClosedFilters = (next: ClosedTicketsFilters, replace = false) => setParams(closedFiltersToUrl(next), { replace });
   const searchRef = useRef<HTMLInputElement>(null);
   useSlashToFocus(searchRef);
 
@@ -136,7 +184,7 @@ export function TicketListScreen() {
             aria-keyshortcuts="/"
             placeholder="Rechercher… ( / )"
             value={quickSearch}
-            onChange={(e) => setQuickSearch(e.target.value)}
+            onChange={(e) => (closedFilters ? setClosedFilters({ ...closedFilters, q: e.target.value }, true) : setOpenSearch(e.target.value))}
           />
           <button type="button" className="btn btn--primary" onClick={() => setAdding(true)}>
             {TICKET_LABELS.addTicket}
@@ -159,17 +207,17 @@ export function TicketListScreen() {
         </Banner>
       ) : null}
 
-      {closedView ? (
+      {closedFilters ? (
         <ClosedTickets
-          devisAttente={search.devis_attente === true}
-          onDevisAttenteChange={(checked) => setSearch({ statut: 'clos', devis_attente: checked ? '1' : undefined })}
+          filters={closedFilters}
+          onChange={(next) => setClosedFilters(next)}
+          onReset={() => setClosedFilters({ ...defaultClosedFilters(false), q: closedFilters.q ?? '' })}
           onOpenPhoto={setPhotoOf}
           onValidateQuote={canValidateQuotes ? setQuoteOf : undefined}
-          search={quickSearch}
         />
       ) : (
         <OpenTickets
-          chip={search.urgent ? 'urgent' : search.statut && search.statut !== 'clos' ? search.statut : 'tout'}
+          chip={search.en_retard ? 'en_retard' : search.urgent ? 'urgent' : search.statut && search.statut !== 'clos' ? search.statut : 'tout'}
           devisAttente={search.devis_attente === true}
           onChip={(chip) =>
             setSearch(
@@ -177,7 +225,9 @@ export function TicketListScreen() {
                 ? { devis_attente: search.devis_attente ? '1' : undefined }
                 : chip === 'urgent'
                   ? { urgent: '1', devis_attente: search.devis_attente ? '1' : undefined }
-                  : { statut: chip, devis_attente: search.devis_attente ? '1' : undefined },
+                  : chip === 'en_retard'
+                    ? { en_retard: '1', devis_attente: search.devis_attente ? '1' : undefined }
+                    : { statut: chip, devis_attente: search.devis_attente ? '1' : undefined },
             )
           }
           onClearDevisAttente={() =>
@@ -185,7 +235,7 @@ export function TicketListScreen() {
           }
           onOpenPhoto={setPhotoOf}
           onValidateQuote={canValidateQuotes ? setQuoteOf : undefined}
-          search={quickSearch}
+          search={openSearch}
         />
       )}
 
@@ -217,7 +267,7 @@ function OpenTickets({
   onClearDevisAttente,
   ...callbacks
 }: ListCallbacks & {
-  chip: Exclude<TicketStatus, 'clos'> | 'urgent' | 'tout';
+  chip: OpenChip;
   devisAttente: boolean;
   onChip: (chip: OpenChip) => void;
   onClearDevisAttente: () => void;
@@ -234,12 +284,12 @@ function OpenTickets({
           <button
             key={c.id}
             type="button"
-            className="filter-chip"
+            className={c.id === 'en_retard' ? 'filter-chip filter-chip--late' : 'filter-chip'}
             aria-pressed={chip === c.id}
             onClick={() => onChip(c.id)}
           >
             {c.label}
-            {counts ? <span className="filter-chip__count">{formatNumber(counts[c.count])}</span> : null}
+            {counts?.[c.count] !== undefined ? <span className="filter-chip__count">{formatNumber(counts[c.count] ?? 0)}</span> : null}
           </button>
         ))}
         {devisAttente ? (
@@ -248,35 +298,30 @@ function OpenTickets({
           </button>
         ) : null}
       </div>
-      <TicketResults {...results} emptyText={TICKET_LABELS.emptyOpen} {...callbacks} />
+      {chip === 'en_retard' ? <p className="muted list-note">Les plus en retard d’abord (échéance dépassée depuis le plus longtemps).</p> : null}
+      <TicketResults {...results} emptyText={chip === 'en_retard' ? 'Aucun ticket en retard.' : TICKET_LABELS.emptyOpen} offerClosedMatches {...callbacks} />
     </>
   );
 }
 
+/** The closed search: its filters and text come from the URL; the text is searched by the server (`q`), once typing pauses. */
 function ClosedTickets({
-  devisAttente,
-  onDevisAttenteChange,
+  filters,
+  onChange,
+  onReset,
   ...callbacks
-}: ListCallbacks & { devisAttente: boolean; onDevisAttenteChange: (checked: boolean) => void }) {
-  const [filters, setFilters] = useState(() => defaultClosedFilters(devisAttente));
-  const effective = useMemo(() => ({ ...filters, devis_attente: devisAttente }), [filters, devisAttente]);
-  const results = useResults(useClosedTicketsPages(effective));
+}: Omit<ListCallbacks, 'search'> & { filters: ClosedTicketsFilters; onChange: (next: ClosedTicketsFilters) => void; onReset: () => void }) {
+  const q = useDebouncedValue((filters.q ?? '').trim());
+  // Rebuilt from the URL on every render: the query key is hashed, so a new object with the same values is the same query.
+  const results = useResults(useClosedTicketsPages({ ...filters, q }));
+  const defaults = defaultClosedFilters(false);
+  const narrowed =
+    filters.devis_attente || filters.date_debut !== defaults.date_debut || filters.date_fin !== defaults.date_fin || CLOSED_ID_KEYS.some((key) => filters[key] !== '');
 
   return (
     <>
-      <ClosedFiltersPanel
-        filters={effective}
-        defaultOpen={devisAttente}
-        onChange={(next) => {
-          setFilters(next);
-          if (next.devis_attente !== devisAttente) onDevisAttenteChange(next.devis_attente);
-        }}
-        onReset={() => {
-          setFilters(defaultClosedFilters(false));
-          if (devisAttente) onDevisAttenteChange(false);
-        }}
-      />
-      <TicketResults {...results} emptyText={TICKET_LABELS.emptyClosed} {...callbacks} />
+      <ClosedFiltersPanel filters={filters} defaultOpen={narrowed} onChange={onChange} onReset={onReset} />
+      <TicketResults {...results} emptyText={q ? `Aucun ticket clos ne correspond à « ${q} ».` : TICKET_LABELS.emptyClosed} search="" {...callbacks} />
     </>
   );
 }
@@ -323,6 +368,7 @@ function TicketResults({
   isFetchingNextPage,
   fetchNextPage,
   emptyText,
+  offerClosedMatches = false,
   onOpenPhoto,
   onValidateQuote,
   search,
@@ -337,6 +383,8 @@ function TicketResults({
   /** Never restarts a page already on its way (react-query's default would, on every scroll). */
   fetchNextPage: (options: { cancelRefetch: boolean }) => unknown;
   emptyText: string;
+  /** The open board: when nothing open matches the search, offer the closed tickets it matches (issue 32). */
+  offerClosedMatches?: boolean;
 }) {
   const searching = search.trim() !== '';
   const found = useMemo(() => (searching ? tickets.filter((t) => ticketMatchesSearch(t, search)) : tickets), [tickets, search, searching]);
@@ -358,7 +406,7 @@ function TicketResults({
     );
   }
   if (error && tickets.length === 0) return <Banner tone="error">{errorMessage(error, 'Erreur serveur')}</Banner>;
-  if (tickets.length === 0) {
+  if (tickets.length === 0 && !searching) {
     return (
       <div className="empty-state">
         <p>{emptyText}</p>
@@ -369,6 +417,7 @@ function TicketResults({
     return (
       <div className="empty-state" aria-busy={searchingFurther || undefined}>
         <p>{searchingFurther ? TICKET_LABELS.loading : `Aucun ticket ne correspond à « ${search.trim()} ».`}</p>
+        {offerClosedMatches && !searchingFurther ? <ClosedMatchesOffer text={search} /> : null}
       </div>
     );
   }
@@ -393,5 +442,40 @@ function TicketResults({
       ) : null}
       {error ? <Banner tone="error">{errorMessage(error, 'Erreur serveur')}</Banner> : null}
     </div>
+  );
+}
+
+/**
+ * « 1 ticket clos correspond : N° LYO-2026-00042 — Voir » under the open
+ * board's "nothing matches" (issue 32, item 9): the closed tickets the text
+ * matches, asked once typing pauses. One opens its detail; several open the
+ * closed view on that search.
+ */
+function ClosedMatchesOffer({ text }: { text: string }) {
+  const typed = useDebouncedValue(text.trim());
+  const matches = useClosedMatches(typed, typed !== '').data;
+  if (!matches || matches.total === 0 || matches.search.q !== text.trim()) return null;
+  const only = matches.total === 1 ? matches.tickets[0] : undefined;
+  if (matches.total === 1 && !only) return null;
+  if (only) {
+    return (
+      <p className="closed-matches" role="status">
+        1 ticket clos correspond : N° {only.num_chrono} —{' '}
+        <Link to={`/tickets/${encodeURIComponent(only.id)}`} aria-label={`Voir le ticket clos ${only.num_chrono}`}>
+          Voir
+        </Link>
+      </p>
+    );
+  }
+  const closedView = new URLSearchParams({ statut: 'clos', q: matches.search.q });
+  if (matches.search.date_debut) closedView.set('date_debut', matches.search.date_debut);
+  if (matches.search.date_fin) closedView.set('date_fin', matches.search.date_fin);
+  return (
+    <p className="closed-matches" role="status">
+      {formatNumber(matches.total)} tickets clos correspondent —{' '}
+      <Link to={`/tickets?${closedView.toString()}`} aria-label="Voir les tickets clos correspondants">
+        Voir
+      </Link>
+    </p>
   );
 }
