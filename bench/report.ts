@@ -3,6 +3,7 @@ import type { CommandLevelResult } from './scenarios/commands.js';
 import type { FloorResult } from './scenarios/append-floor.js';
 import type { LiveResult } from './scenarios/live.js';
 import { BROWSER_TARGETS, SCROLLED_ROWS, type BrowserCase, type BrowserResult } from './scenarios/browser.js';
+import { LIGHTHOUSE_TARGETS, type LighthouseResult } from './scenarios/lighthouse.js';
 import type { FirstPageTiming, QueryPlan, QueryResult } from './scenarios/queries.js';
 import type { RebuildResult } from './scenarios/rebuild.js';
 import type { ReportsResult } from './scenarios/reports.js';
@@ -35,6 +36,8 @@ export interface BenchResults {
   /** Issue #19: first page of each paged query (plans only on the biggest database). */
   firstPages?: { database: string; tickets: number; timings: FirstPageTiming[]; plans: QueryPlan[] }[];
   browser?: (BrowserResult & { database: string; tickets: number; peakRssMb: number })[];
+  /** Issue 32, item 7: Lighthouse (mobile) on the pages a visitor opens without an account. */
+  lighthouse?: LighthouseResult;
   live?: LiveResult;
   reports?: ReportsResult;
   rebuild?: RebuildResult & { database: string };
@@ -214,6 +217,14 @@ export function renderMarkdown(results: BenchResults, path: string): string {
     `| stats first page (summary) one year, all agencies < 300 ms server | ${summaryYear !== undefined && pages ? `p95 ${f(summaryYear)} ms (${at(pages.tickets)})` : '—'} | ${status(summaryYear !== undefined ? summaryYear < 300 : null)} |`,
     `| Chromium: first rows visible < 1 s after the click | ${shown ? `worst median ${n(worst((c) => c.firstRows.median))} ms, worst run ${n(worst((c) => c.firstRows.max))} ms (${at(shown.tickets)})` : '—'} | ${status(shown ? worst((c) => c.firstRows.median) < BROWSER_TARGETS.firstRowsMs : null)} |`,
     `| Chromium, after scrolling ${n(SCROLLED_ROWS)} rows: < 5,000 DOM nodes and < 80 MB JS heap | ${shown ? `max ${n(worst((c) => c.domNodes))} nodes, ${f(worst((c) => c.heapMb))} MB (${at(shown.tickets)})` : '—'} | ${status(shown ? worst((c) => c.domNodes) < BROWSER_TARGETS.domNodes && worst((c) => c.heapMb) < BROWSER_TARGETS.heapMb : null)} |`,
+  );
+  // Issue 32, item 7: each page's median run must reach both targets.
+  const lh = results.lighthouse;
+  const lhWorst = (pick: (p: LighthouseResult['pages'][number]) => number, max: boolean) =>
+    lh ? (max ? Math.max : Math.min)(...lh.pages.map(pick)) : Number.NaN;
+  push(
+    `| Lighthouse (mobile) performance ≥ ${LIGHTHOUSE_TARGETS.performance} on /login and the public QR form | ${lh ? lh.pages.map((p) => `${p.name} ${p.performance}`).join(', ') : '—'} | ${status(lh ? lhWorst((p) => p.performance, false) >= LIGHTHOUSE_TARGETS.performance : null)} |`,
+    `| under ${LIGHTHOUSE_TARGETS.scriptKb} KB of JavaScript over the wire on each | ${lh ? lh.pages.map((p) => `${p.name} ${f(p.scriptBytes / 1024)} KB`).join(', ') : '—'} | ${status(lh ? lhWorst((p) => p.scriptBytes, true) < LIGHTHOUSE_TARGETS.scriptKb * 1024 : null)} |`,
     '',
   );
 
@@ -243,6 +254,20 @@ export function renderMarkdown(results: BenchResults, path: string): string {
       for (const c of set.cases) push(`| ${c.name} | ${n(c.total)} | ${n(c.firstRows.median)} / ${n(c.firstRows.max)} | ${n(c.rowsShown)} | ${n(c.domNodes)} | ${f(c.heapMb)} MB |`);
       push('');
     }
+  }
+
+  if (results.lighthouse) {
+    const lhr = results.lighthouse;
+    push('## Web pages without an account: Lighthouse, mobile (issue 32, item 7)', '');
+    push(
+      `Lighthouse ${lhr.lighthouse} (default mobile profile: 412 × 823 screen, 4× CPU slowdown, simulated slow 4G at 150 ms RTT and 1.6 Mbit/s) driving Debian's chromium (${lhr.chromium}, headless, the e2e flags), on the built client as the stack serves it (brotli precompressed, hashed assets cached as immutable). Each run is a first visit on a fresh profile; the figures are the median run by score (every run's score in the last column). **JS** is the scripts' bytes over the wire (after compression), as Lighthouse's resource summary counts them.`,
+      '',
+    );
+    push('| page | performance | FCP | LCP | TBT | Speed Index | JS over the wire | scripts | all bytes | scores of the runs |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+    for (const p of lhr.pages) {
+      push(`| ${p.name} (\`${p.path}\`) | ${p.performance} | ${n(p.fcpMs)} ms | ${n(p.lcpMs)} ms | ${n(p.tbtMs)} ms | ${n(p.siMs)} ms | ${f(p.scriptBytes / 1024)} KB | ${p.scriptRequests} | ${f(p.totalBytes / 1024)} KB | ${p.scores.join(', ')} |`);
+    }
+    push('');
   }
 
   if (results.plans) {

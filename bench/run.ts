@@ -1,6 +1,6 @@
 /*
  * npm run bench [-- --database fsm_bench] [--query-databases fsm_bench_100k,fsm_bench]
- *               [--scenarios floor,commands,queries,explain,browser,live,reports,rebuild] [--quick] [--out docs/benchmarks.md]
+ *               [--scenarios floor,commands,queries,explain,browser,lighthouse,live,reports,rebuild] [--quick] [--out docs/benchmarks.md]
  *
  * Runs every scenario of issue 10 against seeded databases (npm run bench:seed)
  * and writes docs/benchmarks.md. See bench/README.md.
@@ -17,12 +17,13 @@ import { appendFloor } from './scenarios/append-floor.js';
 import { browserScenario, browserUnavailable } from './scenarios/browser.js';
 import { commandsScenario } from './scenarios/commands.js';
 import { openBenchDatabase, startStack, type BenchDatabase } from './scenarios/context.js';
+import { lighthouseScenario } from './scenarios/lighthouse.js';
 import { liveScenario } from './scenarios/live.js';
 import { explainScenario, firstPagesScenario, queriesScenario } from './scenarios/queries.js';
 import { rebuildScenario } from './scenarios/rebuild.js';
 import { reportsScenario } from './scenarios/reports.js';
 
-const ALL = ['floor', 'commands', 'queries', 'explain', 'browser', 'live', 'reports', 'rebuild'] as const;
+const ALL = ['floor', 'commands', 'queries', 'explain', 'browser', 'lighthouse', 'live', 'reports', 'rebuild'] as const;
 type Scenario = (typeof ALL)[number];
 const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -173,6 +174,14 @@ async function main(): Promise<void> {
           results.peakRss.push({ scenario: `browser, ${db.seed.tickets.toLocaleString('en-US')} tickets`, mb: peak });
         });
       }
+    }
+
+    // Issue 32, item 7: the pages a visitor opens without an account, on the main database's stack.
+    const noLighthouse = scenarios.has('lighthouse') ? browserUnavailable() : null;
+    if (noLighthouse) log(`Lighthouse ignoré : ${noLighthouse}`);
+    if (scenarios.has('lighthouse') && !noLighthouse) {
+      log('Lighthouse (mobile) sur /login et le formulaire public…');
+      results.lighthouse = await withStack(main, (running) => lighthouseScenario(main, running, quick ? 1 : 3, log));
     }
 
     if (scenarios.has('commands')) {

@@ -11,34 +11,20 @@
  * repetition's page, scroll until 2,000 rows were drawn (or the end of the
  * result), force a GC through CDP and read the JS heap and the DOM node count.
  */
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { addCalendarDays, defaultClosedTicketsRange, defaultStatsWindow, parisCalendarDay } from '@fsm/contracts';
 import { benchDataDir } from '../seed.js';
 import { BENCH_PASSWORD } from '../seed/master-data.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumMissing } from '../lib/chromium.js';
 import { call, login } from '../lib/http.js';
 import { distribution, type Distribution } from '../lib/stats.js';
 import type { StackProcess } from '../lib/stack-process.js';
 import { webBuilt, WEB_ROOT, type BenchDatabase } from './context.js';
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/*
- * The e2e suite's flags (e2e/support/browser.ts, which imports vitest and so
- * cannot be loaded here), plus precise memory figures.
- */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--enable-precise-memory-info',
-];
+/** The shared flags, plus precise memory figures. */
+const BROWSER_ARGS = [...CHROMIUM_ARGS, '--enable-precise-memory-info'];
 
 /** Rows to scroll through before reading memory (issue #19: "after scrolling 2,000 rows"). */
 export const SCROLLED_ROWS = 2_000;
@@ -160,9 +146,10 @@ async function scrollRows(page: Page, kind: Case['kind'], total: number): Promis
   return seen;
 }
 
-/** Why the scenario cannot run here (no Chromium, no built client), or null. */
+/** Why a browser scenario (this one, Lighthouse) cannot run here (no Chromium, no built client), or null. */
 export function browserUnavailable(): string | null {
-  if (!existsSync(CHROMIUM_PATH)) return `Chromium introuvable à ${CHROMIUM_PATH} (apt-get install chromium, ou CHROMIUM_PATH=...)`;
+  const missing = chromiumMissing();
+  if (missing !== null) return missing;
   if (!webBuilt()) return `client web absent (${WEB_ROOT}) : lancez d'abord npm run build`;
   return null;
 }
@@ -219,7 +206,7 @@ export async function browserScenario(db: BenchDatabase, stack: StackProcess, re
     ),
   ];
 
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: BROWSER_ARGS });
   const contexts = new Map<Who, BrowserContext>();
   try {
     for (const who of ['agency', 'platform'] as const) contexts.set(who, await signedIn(browser, stack.url, emails[who]));

@@ -28,8 +28,8 @@ export async function openBenchDatabase(database: string): Promise<BenchDatabase
   }
 }
 
-/** The built web client (`npm run build`), served by the stack when present (browser scenario). */
-export const WEB_ROOT = fileURLToPath(new URL('../../web/dist', import.meta.url));
+/** The built web client (`npm run build`), served by the stack when present (browser and lighthouse scenarios); BENCH_WEB_ROOT measures another build. */
+export const WEB_ROOT = process.env.BENCH_WEB_ROOT ?? fileURLToPath(new URL('../../web/dist', import.meta.url));
 export const webBuilt = () => existsSync(`${WEB_ROOT}/index.html`);
 
 /** The stack against one bench database, with its own Redis db and queue prefix. */

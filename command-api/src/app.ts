@@ -1,8 +1,5 @@
-import { existsSync } from 'node:fs';
 import { parse as parseQuery } from 'node:querystring';
-import { join } from 'node:path';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifySchema } from 'fastify';
-import fastifyStatic from '@fastify/static';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyWebsocket from '@fastify/websocket';
 import fastifySwagger from '@fastify/swagger';
@@ -27,6 +24,7 @@ import { registerRouteAccess } from './http/route-access-hook.js';
 import { registerReadYourWrites } from './http/read-your-writes.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerTextGuard } from './http/text-guard.js';
+import { registerWebUi } from './http/web-ui.js';
 import { filesRoute } from './files/files-route.js';
 import { changePasswordRoute, loginRoute, logoutRoute } from './routes/auth/auth-routes.js';
 import { liveAccessOf } from './live/live-access.js';
@@ -144,20 +142,13 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   // The session token comes in the socket's first message; `?token=` (older clients) still
   // works and is masked in the logs.
   deps.live.useAccess(liveAccessOf(deps));
-  const LiveQuery = z.object({ token: z.string().max(SESSION_TOKEN_MAX_LENGTH).optional(), since: z.string().max(100).optional() });
+  const LiveQuery = z.object({ token: z.string().max(SESSION_TOKEN_MAX_LENGTH).optional(), since: z.string().max(200).optional() });
   app.withTypeProvider<ZodTypeProvider>().get('/ws', { websocket: true, schema: { querystring: LiveQuery } }, (socket, request) => {
     deps.live.accept(socket, { since: request.query.since || null, token: request.query.token ?? bearerToken(request.headers.authorization) });
   });
 
-  const serveWeb = deps.webRoot !== undefined && existsSync(join(deps.webRoot, 'index.html'));
-  if (serveWeb) await app.register(fastifyStatic, { root: deps.webRoot!, wildcard: false, index: ['index.html'] });
-  app.setNotFoundHandler((request, reply) => {
-    // Client-side routes (/tickets/42, /clients...) get the app; unknown /api paths stay 404 JSON.
-    if (serveWeb && request.method === 'GET' && !request.url.startsWith('/api/') && !request.url.startsWith('/ws')) {
-      return reply.type('text/html').sendFile('index.html');
-    }
-    return reply.status(404).send({ error: 'Ressource introuvable.', code: 'NOT_FOUND' });
-  });
+  // The built web UI and the client-side routes' fallback (http/web-ui.ts): last, its not-found handler is the app's.
+  await registerWebUi(app, deps.webRoot);
 
   return app;
 }

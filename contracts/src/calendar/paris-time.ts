@@ -175,15 +175,19 @@ export function parisSecondsOfDay(instant: CalendarInstantInput): number {
 // French display: screens (web/src/lib/format.ts) and reports (workers)
 // ---------------------------------------------------------------------------
 
-const frenchClockFormat = new Intl.DateTimeFormat('fr-FR', {
-  timeZone: PARIS_TIME_ZONE,
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
+// Built on first use: a time-zone formatter loads ICU's zone data (about 100 ms on a slow phone),
+// which pages that print no date (the login, the public QR form) should not pay at start-up.
+let frenchClockFormat: Intl.DateTimeFormat | undefined;
+const frenchClock = () =>
+  (frenchClockFormat ??= new Intl.DateTimeFormat('fr-FR', {
+    timeZone: PARIS_TIME_ZONE,
+    day: '2-digit',
+    month: '2-digit',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }));
 
 /** An instant's Paris wall clock as French displays print its fields: '02', '03', '2026', '10', '05'. */
 export type ParisClockText = Record<'day' | 'month' | 'year' | 'hour' | 'minute', string>;
@@ -191,7 +195,7 @@ export type ParisClockText = Record<'day' | 'month' | 'year' | 'hour' | 'minute'
 export function parisClockText(instant: CalendarInstantInput): ParisClockText {
   // Built from parts so the separators never depend on the ICU version.
   const text = { day: '', month: '', year: '', hour: '', minute: '' };
-  for (const part of frenchClockFormat.formatToParts(parseParisInstant(instant))) {
+  for (const part of frenchClock().formatToParts(parseParisInstant(instant))) {
     if (part.type in text) text[part.type as keyof ParisClockText] = part.value;
   }
   return text;

@@ -2,6 +2,7 @@ import { Outlet } from 'react-router';
 import { NavBar } from '../features/navigation/components/nav-bar';
 import { useCurrentUser } from './guards';
 import { LiveUpdatesIndicator } from './live-status';
+import { RouteLoading } from './route-loading';
 
 /** Every signed-in screen: navigation bar on top, the screen below. */
 export function AppLayout() {
@@ -14,7 +15,10 @@ export function AppLayout() {
       <NavBar user={user} />
       <LiveUpdatesIndicator />
       <main id="contenu" className="app-main" tabIndex={-1}>
-        <Outlet />
+        {/* The screens load on demand (on-demand.tsx): the navigation stays while one arrives. */}
+        <RouteLoading>
+          <Outlet />
+        </RouteLoading>
       </main>
     </div>
   );

@@ -1,12 +1,15 @@
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { UnderConstruction } from '../components/ui/under-construction';
 import type { ManagementScreen } from '../features/auth/access';
-import { AgencesScreen } from '../features/agences/components/agences-screen';
-import { ClientsScreen } from '../features/clients/components/clients-screen';
-import { MetiersScreen } from '../features/metiers/components/metiers-screen';
-import { QrCodesScreen } from '../features/qrcodes/components/qrcodes-screen';
-import { TelesurvScreen } from '../features/telesurv-accounts/components/telesurv-screen';
-import { UsersScreen } from '../features/users/components/users-screen';
+import { lazyScreen } from './on-demand';
+
+// Each screen is its own chunk, loaded when opened (issue 32, item 7).
+const AgencesScreen = lazyScreen(() => import('../features/agences/components/agences-screen').then((m) => m.AgencesScreen));
+const ClientsScreen = lazyScreen(() => import('../features/clients/components/clients-screen').then((m) => m.ClientsScreen));
+const MetiersScreen = lazyScreen(() => import('../features/metiers/components/metiers-screen').then((m) => m.MetiersScreen));
+const QrCodesScreen = lazyScreen(() => import('../features/qrcodes/components/qrcodes-screen').then((m) => m.QrCodesScreen));
+const TelesurvScreen = lazyScreen(() => import('../features/telesurv-accounts/components/telesurv-screen').then((m) => m.TelesurvScreen));
+const UsersScreen = lazyScreen(() => import('../features/users/components/users-screen').then((m) => m.UsersScreen));
 
 // The two screens with heavy libraries (the rich-text editor, the charts) load on demand.
 const TemplateBuilderScreen = lazy(() =>

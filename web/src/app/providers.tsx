@@ -1,10 +1,10 @@
 import { QueryClientProvider, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { ToastProvider } from '../components/ui/toast';
-import { useLiveUpdates } from '../lib/live-updates';
+import { useLiveUpdates, type StreamInvalidators } from '../lib/live-updates';
 import { getSession, subscribeSession, useSession } from '../lib/session';
-import { liveInvalidators, livePageRefresher } from './live-invalidators';
 import { LiveStatusContext } from './live-status';
+import { onDemandModule, useOnDemandModule } from './on-demand';
 import { ReadModelsLateNotice } from './read-models-late-notice';
 import { createQueryClient } from './query-client';
 
@@ -26,11 +26,19 @@ function SessionCacheReset() {
   return null;
 }
 
+/*
+ * What a live message refreshes is built from every feature's query keys: loaded once signed in,
+ * not on /login or the public QR form (issue 32, item 7). The socket opens when it has arrived.
+ */
+const liveWiring = onDemandModule(() => import('./live-invalidators'));
+const NO_INVALIDATORS: StreamInvalidators = {};
+
 function LiveUpdates({ enabled, children }: { enabled: boolean; children: ReactNode }) {
   const session = useSession();
   const queryClient = useQueryClient();
-  const [onStreams] = useState(() => livePageRefresher(queryClient));
-  const status = useLiveUpdates(session?.token ?? null, liveInvalidators, { enabled, onStreams });
+  const wiring = useOnDemandModule(liveWiring, enabled && session !== null);
+  const onStreams = useMemo(() => wiring?.livePageRefresher(queryClient), [wiring, queryClient]);
+  const status = useLiveUpdates(session?.token ?? null, wiring?.liveInvalidators ?? NO_INVALIDATORS, { enabled: enabled && wiring !== undefined, ...(onStreams ? { onStreams } : {}) });
   return <LiveStatusContext.Provider value={status}>{children}</LiveStatusContext.Provider>;
 }
 

@@ -9,9 +9,13 @@ import { QueryClient } from '@tanstack/react-query';
 import { cleanup, render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, vi } from 'vitest';
+import { afterEach, beforeAll, vi } from 'vitest';
 import { AppProviders } from '../app/providers';
+import { preloadOnDemand } from '../app/on-demand';
 import { appRoutes } from '../app/routes';
+
+// The screens are split into chunks (app/on-demand.tsx): loaded up front, they render synchronously as before.
+beforeAll(() => preloadOnDemand());
 
 afterEach(() => {
   cleanup();

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiRequest } from '../../../lib/api-client';
 import { refreshAfterTicketCommand } from './refresh-ticket-pages';
+import { appendTicketRequest } from './ticket-request-fields';
 
 /** Multipart fields of POST /api/tickets/manual/ticket-create (spec §3 "Manual ticket payload"). */
 export interface ManualTicketInput {
@@ -20,13 +21,6 @@ export interface ManualTicketInput {
 export interface ManualTicketCreated {
   message: string | null;
   ticketId: string | null;
-}
-
-type TicketRequest = Pick<ManualTicketInput, 'nom' | 'prenom' | 'email' | 'telephone' | 'probleme'>;
-
-/** The requester and the problem, trimmed, as every ticket-create form sends them (staff and public). */
-export function appendTicketRequest(form: FormData, input: TicketRequest): void {
-  for (const key of ['nom', 'prenom', 'email', 'telephone', 'probleme'] as const) form.append(key, input[key].trim());
 }
 
 function manualTicketFormData(input: ManualTicketInput): FormData {
