@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportStreamId } from '@fsm/contracts';
-import { createBlobStore, type BlobStore, type PostgresEventStore, type RecordedEvent } from '@fsm/eventstore';
+import { createBlobStore, deploymentKeyPrefix, type BlobStore, type PostgresEventStore, type RecordedEvent } from '@fsm/eventstore';
 import { ProjectionRunner, readModelProjectors } from '@fsm/projections';
 import { createQueues, type Queues } from '@fsm/workers';
 import { appendAgence, appendClosedTicket, appendEmailRequests, appendTemplate, startSmtpCatcher, type SmtpCatcher } from '@fsm/workers/test-support';
@@ -49,7 +49,8 @@ beforeAll(async () => {
   await runner.start();
   redis = await startPrivateRedis();
   smtp = await startSmtpCatcher();
-  queues = createQueues(redis.url);
+  // The workers process's own queues: prefixed with this log's identity (issue 32, item 14).
+  queues = createQueues(redis.url, await deploymentKeyPrefix(store));
   dataDir = await mkdtemp(join(tmpdir(), 'fsm-faults-workers-'));
   blobs = createBlobStore(join(dataDir, 'files'));
   env = { DATABASE_URL: database.db.url, REDIS_URL: redis.url, DATA_DIR: dataDir, SMTP_URL: smtp.url, LOCK_MS: String(LOCK_MS), LOG_LEVEL: 'warn', MAIL_FROM: 'Agence Lyon <rapports@agence.test>' };
