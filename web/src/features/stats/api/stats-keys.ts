@@ -8,9 +8,11 @@ export interface StatsFilters {
   agence_id: string;
 }
 
-/** Query keys of the statistics screen: one entry per applied set of filters. */
+/** Query keys of the statistics screen: one entry per applied set of filters, one per background export. */
 export const statsKeys = {
   all: ['stats'] as const,
   tickets: () => [...statsKeys.all, 'tickets'] as const,
   ticketsFor: (filters: StatsFilters) => [...statsKeys.tickets(), filters] as const,
+  exports: () => [...statsKeys.all, 'exports'] as const,
+  export: (exportId: string) => [...statsKeys.exports(), exportId] as const,
 };

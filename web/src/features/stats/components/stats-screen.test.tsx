@@ -2,6 +2,7 @@ import { defaultStatsWindow, type StatsTicketItem } from '@fsm/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeAgence, makeMetier, MIDS } from '../../../testing/management';
+import { sentBody } from '../../../testing/api-routes';
 import { jsonResponse, makeUser, mockApi, renderApp, signIn } from '../../../testing/render-app';
 import { renderScreen } from '../../../testing/render-screen';
 import { StatsScreen } from './stats-screen';
@@ -178,6 +179,7 @@ describe('Statistiques screen', () => {
     expect(call?.query.get('from')).toBe(defaultStatsWindow(new Date()).from);
     // Exports stay whole: every row, whatever the table has loaded.
     expect(call?.query.has('limit')).toBe(false);
+    expect(mock.calls('POST /api/exports')).toHaveLength(0);
   });
 
   it('shows the true total at once and loads the next page of the table with the cursor as it scrolls', async () => {
@@ -221,4 +223,86 @@ describe('each Statistiques rate says what it counts (issue 32, item 10)', () =>
     const devis = within(screen.getByRole('article', { name: 'Devis envoyés sous 5 jours' }));
     expect(devis.getByText(/enregistrés au plus tard 5 jours après la visite qui les a demandés/)).toBeTruthy();
   });
+});
+
+describe("'Exporter CSV' of many tickets goes through the workers (issue 28, item 2)", () => {
+  const EXPORT_ID = '22222222-2222-4222-8222-000000000001';
+  const exportStatus = (overrides: Record<string, unknown> = {}) => ({
+    id: EXPORT_ID,
+    kind: 'stats-tickets',
+    status: 'pending',
+    progress: 0,
+    rows: 0,
+    filename: 'stats_tickets_2026-03-31.csv',
+    downloadUrl: null,
+    error: null,
+    ...overrides,
+  });
+  const csvAnswer = () => new Response('Ticket ID;N° Chrono\r\n', { status: 200, headers: { 'Content-Type': 'text/csv' } });
+
+  it('downloads at once up to 5,000 tickets', async () => {
+    signIn(makeUser({ role: 'admin', permissions: ['tickets.stats'] }));
+    const mock = api({ 'GET /api/stats/tickets': { ...ANSWER, total: 5000 }, 'GET /api/stats/tickets.csv': csvAnswer });
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    const app = renderApp('/stats');
+    await ready();
+    await screen.findByText(/^5\s000 tickets$/);
+    await app.user.click(screen.getByRole('button', { name: 'Exporter CSV' }));
+    await waitFor(() => expect(click).toHaveBeenCalledTimes(1));
+    expect(mock.calls('GET /api/stats/tickets.csv')).toHaveLength(1);
+    expect(mock.calls('POST /api/exports')).toHaveLength(0);
+    expect(screen.queryByRole('progressbar')).toBeNull();
+  });
+
+  it('above 5,000 tickets asks the workers for the file with the applied filters, shows its progress, then its download link', async () => {
+    signIn(makeUser({ role: 'admin', permissions: ['tickets.stats'] }));
+    // The worker is at 40 % until the test lets it finish.
+    let current = exportStatus({ status: 'running', progress: 40, rows: 2400 });
+    const mock = api({
+      'GET /api/stats/tickets': { ...ANSWER, total: 5001 },
+      'POST /api/exports': () => jsonResponse(202, exportStatus()),
+      'GET /api/exports/:id': () => current,
+    });
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    const app = renderApp('/stats');
+    await ready();
+    await screen.findByText(/^5\s001 tickets$/);
+    await app.user.click(screen.getByRole('button', { name: 'Exporter CSV' }));
+
+    const progress = await screen.findByRole('progressbar', { name: "Progression de l'export CSV" });
+    await waitFor(() => expect(progress.getAttribute('value')).toBe('40'));
+    expect(screen.getByText(/^Export en cours\s: 40\s% \(2\s400 lignes\)$/)).toBeTruthy();
+
+    current = exportStatus({ status: 'done', progress: 100, rows: 5001, downloadUrl: `/api/exports/${EXPORT_ID}/download?token=dl-token` });
+
+    const link = await screen.findByRole('link', { name: 'Télécharger stats_tickets_2026-03-31.csv' }, { timeout: 4000 });
+    expect(link.getAttribute('href')).toBe(`/api/exports/${EXPORT_ID}/download?token=dl-token`);
+    expect(link.getAttribute('download')).toBe('stats_tickets_2026-03-31.csv');
+    expect(screen.queryByRole('progressbar')).toBeNull();
+
+    expect(sentBody(mock.calls('POST /api/exports')[0])).toEqual({ kind: 'stats-tickets', filters: { from: defaultStatsWindow(new Date()).from, to: defaultStatsWindow(new Date()).to } });
+    expect(mock.calls(`GET /api/exports/${EXPORT_ID}`).length).toBeGreaterThanOrEqual(2);
+    // Nothing is fetched into the page: the browser takes the file from the link.
+    expect(mock.calls('GET /api/stats/tickets.csv')).toHaveLength(0);
+    expect(click).not.toHaveBeenCalled();
+  }, 20_000);
+
+  it("says in French when the export fails, and when it cannot be asked for", async () => {
+    signIn(makeUser({ role: 'admin', permissions: ['tickets.stats'] }));
+    let post = () => jsonResponse(202, exportStatus());
+    api({
+      'GET /api/stats/tickets': { ...ANSWER, total: 80_000 },
+      'POST /api/exports': () => post(),
+      'GET /api/exports/:id': exportStatus({ status: 'failed', error: "L'export a échoué." }),
+    });
+    const app = renderApp('/stats');
+    await ready();
+    await screen.findByText(/^80\s000 tickets$/);
+    await app.user.click(screen.getByRole('button', { name: 'Exporter CSV' }));
+    expect((await screen.findByRole('alert')).textContent).toBe("L'export a échoué.");
+
+    post = () => jsonResponse(500, {});
+    await app.user.click(screen.getByRole('button', { name: 'Exporter CSV' }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe("Erreur lors de l'export CSV."));
+  }, 20_000);
 });

@@ -26,11 +26,13 @@ import { useDocumentTitle } from '../../../lib/use-document-title';
 import { useAgences } from '../../agences/api/get-agences';
 import { useMetierList } from '../../metiers/api/get-metiers';
 import { useUserAgences } from '../../users/api/get-user-agences';
-import { useExportStatsCsv } from '../api/export-stats-csv';
+import { STATS_CSV_INLINE_MAX_ROWS, useExportStatsCsv } from '../api/export-stats-csv';
 import { useStatsTicketsPages } from '../api/get-stats-tickets';
+import { useRequestStatsExport } from '../api/request-stats-export';
 import type { StatsFilters } from '../api/stats-keys';
 import { STATS_API_ERROR, STATS_EXPORT_ERROR, STATS_NO_DATA_MESSAGE } from '../api/stats-messages';
 import { SlaTrendChart } from './sla-trend-chart';
+import { StatsExportProgress } from './stats-export-progress';
 import { StatsGauge } from './stats-gauge';
 
 function initialFilters(): StatsFilters {
@@ -91,7 +93,10 @@ export function StatsScreen() {
   const metiers = useMetierList(allowed);
   const agences = useAgenceOptions(allowed && global);
   const exportCsv = useExportStatsCsv();
+  const requestExport = useRequestStatsExport();
   const [exportError, setExportError] = useState<string | null>(null);
+  /** The export the workers are making for the last large 'Exporter CSV' (none: the last one was immediate). */
+  const [backgroundExportId, setBackgroundExportId] = useState<string | null>(null);
   const items = useMemo(() => loadedRows(stats.data, (page) => page.items), [stats.data]);
   const firstPage = stats.data?.pages[0];
 
@@ -107,19 +112,25 @@ export function StatsScreen() {
     setApplied({ ...draft, agence_id: global ? draft.agence_id : '' });
   };
 
-  const onExport = () => {
-    setExportError(null);
-    exportCsv.mutate(applied, { onError: (error) => setExportError(errorMessage(error, STATS_EXPORT_ERROR)) });
-  };
-
   const summary = firstPage?.summary;
   const total = firstPage?.total ?? 0;
+
+  // Up to STATS_CSV_INLINE_MAX_ROWS tickets the file comes at once; above, the
+  // workers write it and the screen follows their progress (docs/exports.md).
+  const onExport = () => {
+    setExportError(null);
+    setBackgroundExportId(null);
+    const onError = (error: unknown) => setExportError(errorMessage(error, STATS_EXPORT_ERROR));
+    if (total <= STATS_CSV_INLINE_MAX_ROWS) exportCsv.mutate(applied, { onError });
+    else requestExport.mutate(applied, { onSuccess: (status) => setBackgroundExportId(status.id), onError });
+  };
+  const exporting = exportCsv.isPending || requestExport.isPending;
 
   return (
     <section className="stack" aria-labelledby="screen-title">
       <div className="page-header">
         <h1 id="screen-title">Statistiques</h1>
-        <button type="button" className="btn" onClick={onExport} disabled={exportCsv.isPending || !stats.data} aria-busy={exportCsv.isPending || undefined}>
+        <button type="button" className="btn" onClick={onExport} disabled={exporting || !stats.data} aria-busy={exporting || undefined}>
           Exporter CSV
         </button>
       </div>
@@ -152,6 +163,7 @@ export function StatsScreen() {
 
       {stats.isError ? <Banner tone="error">{errorMessage(stats.error, STATS_API_ERROR)}</Banner> : null}
       {exportError ? <Banner tone="error">{exportError}</Banner> : null}
+      {backgroundExportId ? <StatsExportProgress exportId={backgroundExportId} /> : null}
 
       {stats.isPending ? (
         <p className="muted" role="status">
