@@ -2,7 +2,7 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import type { ReactNode } from 'react';
 import { AccessDenied } from '../components/ui/access-denied';
 import { sessionEndedByLogout, useSession, type SessionUser } from '../lib/session';
-import { TELESURV_HOME, isTelesurveillance } from '../features/auth/access';
+import { TELESURV_HOME, isTelesurveillance } from '../lib/access';
 import { loginPathFor } from '../features/auth/return-path';
 
 /**

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { LIVE_BATCH_TIMING, splitStreamName, type StreamInvalidators } from '../lib/live-updates';
-import { lookupKeys } from '../features/lookups/api/lookup-keys';
+import { lookupKeys } from '../lib/lookups/lookup-keys';
 import { ticketKeys } from '../features/tickets/api/ticket-keys';
 import { clientKeys } from '../features/clients/api/client-keys';
 import { qrCodeKeys } from '../features/qrcodes/api/qrcode-keys';

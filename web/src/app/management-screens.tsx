@@ -1,6 +1,6 @@
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { UnderConstruction } from '../components/ui/under-construction';
-import type { ManagementScreen } from '../features/auth/access';
+import type { ManagementScreen } from '../lib/access';
 import { lazyScreen } from './on-demand';
 
 // Each screen is its own chunk, loaded when opened (issue 32, item 7).

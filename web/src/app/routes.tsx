@@ -1,5 +1,5 @@
 import { Navigate, Outlet, useMatches, type RouteObject } from 'react-router';
-import { MANAGEMENT_SCREENS, STATS_SCREEN } from '../features/auth/access';
+import { MANAGEMENT_SCREENS, STATS_SCREEN } from '../lib/access';
 import { lazyScreen, type LazyScreen } from './on-demand';
 import { managementScreenElement } from './management-screens';
 import { RequireAccess, RequireSession, StaffOnly, TelesurveillanceOnly } from './guards';

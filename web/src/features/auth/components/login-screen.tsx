@@ -4,7 +4,7 @@ import { Banner } from '../../../components/ui/banner';
 import { TextField } from '../../../components/ui/text-field';
 import { saveSession, sessionExpiredByServer, useSession } from '../../../lib/session';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { homePathFor } from '../access';
+import { homePathFor } from '../../../lib/access';
 import { useLogin } from '../api/login';
 import { LOGIN_MESSAGES, loginErrorMessage } from '../login-messages';
 import { returnPathFrom } from '../return-path';

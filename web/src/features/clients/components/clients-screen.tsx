@@ -22,7 +22,7 @@ import { ClientDetail, type DetailAction } from './client-detail';
 import { ClientFormDialog } from './client-form-dialog';
 import { ContactsPanel } from './contacts-panel';
 import { InstallationFormDialog } from './installation-form-dialog';
-import { InstallationQrDialog } from './installation-qr-dialog';
+import { InstallationQrDialog } from '../../qrcodes/components/installation-qr-dialog';
 import { SiteFormDialog } from './site-form-dialog';
 
 /** A stable empty page while loading, so the effect below does not run on every render. */

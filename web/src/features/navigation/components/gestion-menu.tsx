@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { Link, useLocation } from 'react-router';
-import type { ManagementScreen } from '../../auth/access';
+import type { ManagementScreen } from '../../../lib/access';
 
 /**
  * The 'Gestion' dropdown: a menu button (aria-haspopup, aria-expanded) with

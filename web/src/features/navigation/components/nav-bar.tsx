@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import type { SessionUser } from '../../../lib/session';
-import { STATS_SCREEN, TELESURV_HOME, allowedManagementScreens, canViewStats, isTelesurveillance } from '../../auth/access';
+import { STATS_SCREEN, TELESURV_HOME, allowedManagementScreens, canViewStats, isTelesurveillance } from '../../../lib/access';
 import { PasswordDialog } from '../../auth/components/password-dialog';
 import { useLogout } from '../../auth/use-logout';
 import { GestionMenu } from './gestion-menu';

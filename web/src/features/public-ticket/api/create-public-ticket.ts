@@ -1,7 +1,7 @@
 import { TICKET_MESSAGES } from '@fsm/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { ApiError, apiRequest } from '../../../lib/api-client';
-import { appendTicketRequest } from '../../tickets/api/ticket-request-fields';
+import { appendTicketRequest } from '../../../lib/ticket-request-fields';
 
 interface PublicTicketInput {
   key: string;

@@ -7,12 +7,12 @@ import { NamedOptions, QueryOptions, SelectField } from '../../../components/ui/
 import { TextareaField } from '../../../components/ui/textarea-field';
 import { NetworkError, errorMessage } from '../../../lib/api-client';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { useClientsByAgence } from '../../lookups/api/get-clients-by-agence';
-import { useMostSpecificInterlocuteurs } from '../../lookups/api/get-interlocuteurs';
-import { useSiteInstallations } from '../../lookups/api/get-site-installations';
-import { useSitesByClient } from '../../lookups/api/get-sites-by-client';
-import { useTelesurvAgences } from '../../lookups/api/get-telesurv-agences';
-import { personName } from '../../lookups/api/lookup-types';
+import { useClientsByAgence } from '../../../lib/lookups/get-clients-by-agence';
+import { useMostSpecificInterlocuteurs } from '../../../lib/lookups/get-interlocuteurs';
+import { useSiteInstallations } from '../../../lib/lookups/get-site-installations';
+import { useSitesByClient } from '../../../lib/lookups/get-sites-by-client';
+import { useTelesurvAgences } from '../../../lib/lookups/get-telesurv-agences';
+import { personName } from '../../../lib/lookups/lookup-types';
 import { ContactFields, EMPTY_CONTACT, type Contact } from '../../tickets/components/contact-fields';
 import { SiteInstallationFields } from '../../tickets/components/site-installation-fields';
 import { useCreateTelesurvTicket } from '../api/create-telesurv-ticket';

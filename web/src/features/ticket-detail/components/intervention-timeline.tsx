@@ -1,7 +1,7 @@
 import { deadlineBar, formatOverrunHours, ticketQuoteState, type TicketReport, type Ticket } from '@fsm/contracts';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 import { formatDate, formatDateTime, formatNumber } from '../../../lib/format';
-import type { InterlocuteurOption } from '../../lookups/api/lookup-types';
+import type { InterlocuteurOption } from '../../../lib/lookups/lookup-types';
 import type { InterventionView } from '../../tickets/api/ticket-view';
 import { Fact } from './fact';
 import { ReportDelivery } from './report-delivery';

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { errorMessage } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { useRetryReport } from '../api/generate-report';
-import type { InterlocuteurOption } from '../../lookups/api/lookup-types';
+import type { InterlocuteurOption } from '../../../lib/lookups/lookup-types';
 import { SEND_REPORT_TITLE, SendReportEmailDialog } from './send-report-email-dialog';
 
 function who(email: TicketReportEmail): string {

@@ -1,5 +1,5 @@
 import type { Ticket } from '@fsm/contracts';
-import { personName, type InterlocuteurOption } from '../../lookups/api/lookup-types';
+import { personName, type InterlocuteurOption } from '../../../lib/lookups/lookup-types';
 import type { ReportRecipient } from '../api/send-report-email';
 
 /** Someone a report may be e-mailed to: the requester ('demandeur') or a contact (its id). */

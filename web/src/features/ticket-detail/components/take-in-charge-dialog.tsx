@@ -7,8 +7,8 @@ import { FormActions } from '../../../components/ui/form-dialog';
 import { QueryOptions, SelectField } from '../../../components/ui/select-field';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
-import { useUtilisateurs } from '../../lookups/api/get-utilisateurs';
-import { personName } from '../../lookups/api/lookup-types';
+import { useUtilisateurs } from '../../../lib/lookups/get-utilisateurs';
+import { personName } from '../../../lib/lookups/lookup-types';
 import { useTakeInCharge } from '../api/take-in-charge';
 
 /** 'Prendre en charge' (spec §4): confirm needs a chosen technician. */

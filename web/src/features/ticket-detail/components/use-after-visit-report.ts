@@ -2,7 +2,7 @@ import { TICKET_MESSAGES, type Ticket } from '@fsm/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../../lib/api-client';
-import type { InterlocuteurOption, UtilisateurOption } from '../../lookups/api/lookup-types';
+import type { InterlocuteurOption, UtilisateurOption } from '../../../lib/lookups/lookup-types';
 import { ticketKeys } from '../../tickets/api/ticket-keys';
 import { getInterventions } from '../api/get-interventions';
 import { generateReport, ReportError, type GeneratedReport } from '../api/generate-report';

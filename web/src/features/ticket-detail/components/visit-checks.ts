@@ -1,5 +1,5 @@
 import { TICKET_MESSAGES, TICKET_TRAVEL_TIME_PATTERN, parseTicketDateTime, type Ticket } from '@fsm/contracts';
-import { personName } from '../../lookups/api/lookup-types';
+import { personName } from '../../../lib/lookups/lookup-types';
 import type { VisitDraft, WizardStep } from '../visit-draft';
 
 /** The visit wizard's checks per step and its request body (spec §5). */

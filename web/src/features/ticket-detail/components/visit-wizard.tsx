@@ -4,7 +4,7 @@ import { Banner } from '../../../components/ui/banner';
 import { Dialog } from '../../../components/ui/dialog';
 import { CloseActions } from '../../../components/ui/form-dialog';
 import { errorMessage } from '../../../lib/api-client';
-import type { InterlocuteurOption, UtilisateurOption } from '../../lookups/api/lookup-types';
+import type { InterlocuteurOption, UtilisateurOption } from '../../../lib/lookups/lookup-types';
 import { useRecordVisit, type VisitMode } from '../api/record-visit';
 import type { VisitDraft, WizardStep } from '../visit-draft';
 import { AfterVisitReportPanel } from './after-visit-report';

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiRequest } from '../../../lib/api-client';
 import { refreshAfterTicketCommand } from './refresh-ticket-pages';
-import { appendTicketRequest } from './ticket-request-fields';
+import { appendTicketRequest } from '../../../lib/ticket-request-fields';
 
 /** Multipart fields of POST /api/tickets/manual/ticket-create (spec §3 "Manual ticket payload"). */
 export interface ManualTicketInput {

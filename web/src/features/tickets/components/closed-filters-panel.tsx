@@ -5,9 +5,9 @@ import { NamedOptions, SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
 import { formatDate } from '../../../lib/format';
 import { useClientSites } from '../../clients/api/get-client-sites';
-import { useClients } from '../../lookups/api/get-clients';
-import { useUtilisateurs } from '../../lookups/api/get-utilisateurs';
-import { personName, siteName } from '../../lookups/api/lookup-types';
+import { useClients } from '../../../lib/lookups/get-clients';
+import { useUtilisateurs } from '../../../lib/lookups/get-utilisateurs';
+import { personName, siteName } from '../../../lib/lookups/lookup-types';
 import { useMetierList } from '../../metiers/api/get-metiers';
 import type { ClosedTicketsFilters } from '../api/ticket-keys';
 

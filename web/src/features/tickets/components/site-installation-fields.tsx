@@ -1,5 +1,5 @@
 import { NamedOptions, SelectField } from '../../../components/ui/select-field';
-import { siteName } from '../../lookups/api/lookup-types';
+import { siteName } from '../../../lib/lookups/lookup-types';
 
 /**
  * The site, then the installation, of the client chosen above them (spec §2):

@@ -17,7 +17,7 @@ import { loadedRows } from '../../../lib/infinite-pages';
 import { matchesSearch } from '../../../lib/text-search';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useDocumentTitle } from '../../../lib/use-document-title';
-import { PERMISSIONS, hasPermission } from '../../auth/access';
+import { PERMISSIONS, hasPermission } from '../../../lib/access';
 import { useClosedMatches } from '../api/find-closed-matches';
 import { useClosedTicketsPages } from '../api/get-closed-tickets';
 import { useOpenTicketsPages } from '../api/get-open-tickets';

@@ -9,13 +9,13 @@ import { SelectField } from '../../../components/ui/select-field';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { editConflictMessage, isEditConflict } from '../../../lib/edit-conflict';
-import { useAssignQrCode } from '../../qrcodes/api/assign-qr-code';
-import { useInstallationQrCodes } from '../../qrcodes/api/get-installation-qr-codes';
-import { useUnusedQrCodes } from '../../qrcodes/api/get-unused-qr-codes';
-import { QR_MESSAGES } from '../../qrcodes/api/qrcode-messages';
-import { useUnassignQrCode } from '../../qrcodes/api/unassign-qr-code';
-import { QrCodeImage } from '../../qrcodes/components/qr-code-image';
-import { QrLabelSheet } from '../../qrcodes/components/qr-label-sheet';
+import { useAssignQrCode } from '../api/assign-qr-code';
+import { useInstallationQrCodes } from '../api/get-installation-qr-codes';
+import { useUnusedQrCodes } from '../api/get-unused-qr-codes';
+import { QR_MESSAGES } from '../api/qrcode-messages';
+import { useUnassignQrCode } from '../api/unassign-qr-code';
+import { QrCodeImage } from './qr-code-image';
+import { QrLabelSheet } from './qr-label-sheet';
 
 export interface QrDialogContext {
   installation: Installation;

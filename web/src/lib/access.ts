@@ -1,4 +1,4 @@
-import type { SessionUser } from '../../lib/session';
+import type { SessionUser } from './session';
 
 /**
  * Who may see what in the web app (spec tickets §6, management §2). The server

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiClient } from '../../../lib/api-client';
+import { apiClient } from '../api-client';
 import { lookupKeys } from './lookup-keys';
 import { byName, readRows, toSite, type SiteOption } from './lookup-types';
 
