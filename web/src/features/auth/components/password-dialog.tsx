@@ -1,17 +1,13 @@
+import { PASSWORD_MESSAGES } from '@fsm/contracts';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Banner } from '../../../components/ui/banner';
 import { Dialog } from '../../../components/ui/dialog';
 import { FormActions } from '../../../components/ui/form-dialog';
+import { PasswordCriteriaList } from '../../../components/ui/password-field';
 import { TextField } from '../../../components/ui/text-field';
 import { NetworkError, errorMessage } from '../../../lib/api-client';
 import { useChangePassword } from '../api/change-password';
-import {
-  PASSWORD_CRITERIA,
-  PASSWORD_DIALOG_CLOSE_DELAY_MS,
-  PASSWORD_MESSAGES,
-  validatePasswordChange,
-  type PasswordChangeProblem,
-} from '../password-rules';
+import { PASSWORD_DIALOG_CLOSE_DELAY_MS, validatePasswordChange, type PasswordChangeProblem } from '../password-change-check';
 
 export interface PasswordDialogProps {
   open: boolean;
@@ -56,8 +52,8 @@ function PasswordForm({ onClose }: { onClose: () => void }) {
 
   const serverError = mutation.isError
     ? mutation.error instanceof NetworkError
-      ? PASSWORD_MESSAGES.network
-      : errorMessage(mutation.error, PASSWORD_MESSAGES.unknown)
+      ? PASSWORD_MESSAGES.networkError
+      : errorMessage(mutation.error, PASSWORD_MESSAGES.unknownError)
     : null;
 
   const missing = problem?.field === 'all';
@@ -88,22 +84,12 @@ function PasswordForm({ onClose }: { onClose: () => void }) {
       {serverError ? <Banner tone="error">{serverError}</Banner> : null}
       {succeeded ? <Banner tone="success">{PASSWORD_MESSAGES.success}</Banner> : null}
 
-      {passwordField('Ancien mot de passe', 'current-password', oldPassword, setOldPassword)}
+      {passwordField('Ancien mot de passe', 'current-password', oldPassword, setOldPassword, {
+        error: problem?.field === 'oldPassword' ? problem.message : null,
+      })}
       {passwordField('Nouveau mot de passe', 'new-password', newPassword, setNewPassword, {
         error: problem?.field === 'newPassword' ? problem.message : null,
-        hint: (
-          <ul className="criteria" aria-label="Critères du mot de passe">
-            {PASSWORD_CRITERIA.map((criterion) => {
-              const met = criterion.test(newPassword);
-              return (
-                <li key={criterion.id} className={met ? 'criteria__item criteria__item--met' : 'criteria__item'}>
-                  {criterion.label}
-                  <span className="visually-hidden">{met ? ' (respecté)' : ' (non respecté)'}</span>
-                </li>
-              );
-            })}
-          </ul>
-        ),
+        hint: <PasswordCriteriaList password={newPassword} />,
       })}
       {passwordField('Confirmation du nouveau mot de passe', 'new-password', confirmation, setConfirmation, {
         error: problem?.field === 'confirmation' ? problem.message : null,

@@ -7,7 +7,7 @@ import { TextField } from '../../../components/ui/text-field';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api-client';
 import { checkForm, remainingErrors, type FieldErrors } from '../../../lib/form-errors';
-import { NewPasswordField } from '../../users/components/password-field';
+import { NewPasswordField } from '../../../components/ui/password-field';
 import { useCreateTelesurvAccount } from '../api/create-telesurv-account';
 import { telesurvAccountsQuery } from '../api/get-telesurv-accounts';
 import { TELESURV_MESSAGES } from '../api/telesurv-messages';

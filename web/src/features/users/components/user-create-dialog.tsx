@@ -10,7 +10,7 @@ import { useFormSubmit } from '../../../lib/use-form-submit';
 import { useCreateUser } from '../api/create-user';
 import { useUserAgences } from '../api/get-user-agences';
 import { USER_MESSAGES } from '../api/user-messages';
-import { NewPasswordField } from './password-field';
+import { NewPasswordField } from '../../../components/ui/password-field';
 import { picksAgence, roleOptions, userCreateCheck, userFormValues, withoutAgenceUnlessPicked, type UserFormValues } from './user-form';
 
 /** 'Ajouter un utilisateur': nom, prénom, email and téléphone required (§5), a role, a first password, the agency for admin_plus. */
