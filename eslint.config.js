@@ -2,7 +2,7 @@
 // type information (`tsc -b` already checks types; a type-aware run would type-check
 // the whole tree a second time on CI's two cores), and the import boundaries of
 // docs/architecture.md.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
@@ -34,6 +34,33 @@ const MAY_NOT_IMPORT = {
   workers: ['command-api', 'web', 'launcher'],
   web: ['eventstore', 'projections', 'command-api', 'workers', 'launcher'],
 };
+
+// Web features (docs/architecture.md, "Web features"): a feature imports the shared layers
+// (components/, lib/, app/), its own folder, and only the features listed here against
+// its name. A need two features share moves down to components/ or lib/ instead.
+const WEB_FEATURE_IMPORTS = {
+  clients: ['agences', 'metiers', 'qrcodes'], // agency and trade pickers; an installation's QR codes dialog
+  home: ['tickets'], // the dashboard's ticket lists
+  navigation: ['auth'], // logout and the password dialog
+  stats: ['agences', 'metiers', 'users'], // the filters' agency and trade lists
+  telesurveillance: ['tickets'], // files a ticket with the ticket form's fields
+  'template-builder': ['agences'], // assigns a template to an agency
+  'ticket-detail': ['tickets'], // the ticket resource: its query keys, answers and list refresh
+  tickets: ['clients', 'metiers'], // a client's sites and the trades, for the pickers
+};
+const WEB_FEATURES = readdirSync(new URL('./web/src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+for (const [feature, others] of Object.entries(WEB_FEATURE_IMPORTS)) {
+  const unknown = [feature, ...others].filter((name) => !WEB_FEATURES.includes(name));
+  if (unknown.length > 0) throw new Error(`eslint.config.js, WEB_FEATURE_IMPORTS: no feature ${unknown.join(', ')} under web/src/features`);
+}
+const webFeatureZones = WEB_FEATURES.map((feature) => ({
+  target: `./web/src/features/${feature}`,
+  from: './web/src/features',
+  except: [feature, ...(WEB_FEATURE_IMPORTS[feature] ?? [])].map((allowed) => `./${allowed}`),
+  message: `${feature} may import only the features declared for it in eslint.config.js (WEB_FEATURE_IMPORTS); move what they share down to web/src/components or web/src/lib.`,
+}));
 
 const boundaryZones = [
   // No import of another workspace's src/ or test/: only what its package.json exports.
@@ -69,6 +96,7 @@ const boundaryZones = [
     from: ['./web/src/features', './web/src/app'],
     message: 'Shared components and lib are imported by features, never the other way round.',
   },
+  ...webFeatureZones,
 ];
 
 export default defineConfig(
