@@ -125,12 +125,14 @@ export function StatsScreen() {
     else requestExport.mutate(applied, { onSuccess: (status) => setBackgroundExportId(status.id), onError });
   };
   const exporting = exportCsv.isPending || requestExport.isPending;
+  // While new filters load, the total on screen is the previous filters': it would pick the wrong way.
+  const canExport = !!stats.data && !stats.isPlaceholderData;
 
   return (
     <section className="stack" aria-labelledby="screen-title">
       <div className="page-header">
         <h1 id="screen-title">Statistiques</h1>
-        <button type="button" className="btn" onClick={onExport} disabled={exporting || !stats.data} aria-busy={exporting || undefined}>
+        <button type="button" className="btn" onClick={onExport} disabled={exporting || !canExport} aria-busy={exporting || undefined}>
           Exporter CSV
         </button>
       </div>
