@@ -1,5 +1,9 @@
 export * from './projector.js';
-export * from './runner.js';
+export { ProjectionRunner } from './runner/runner.js';
+export { READ_MODEL_SCHEMA, type ProjectionRunnerOptions, type RunnerLogger } from './runner/runner-options.js';
+export { PROJECTION_CHANNEL, type ProjectionAdvance } from './runner/announcements.js';
+export { isTransientFailure } from './runner/batch-processor.js';
+export type { RecordedEvent } from '@fsm/eventstore';
 export * from './stopped-projectors.js';
 export * from './projection-watcher.js';
 export * from './read-models-wait.js';

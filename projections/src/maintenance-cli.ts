@@ -2,7 +2,7 @@ import pg from 'pg';
 import { parseEnv } from '@fsm/contracts';
 import { createEventStore, productPoolConfig, type EventStore } from '@fsm/eventstore';
 import { readModelProjectors } from './read-models/index.js';
-import { ProjectionRunner } from './runner.js';
+import { ProjectionRunner } from './runner/runner.js';
 
 export interface MaintenanceTools {
   pool: pg.Pool;

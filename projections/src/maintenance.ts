@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { EventStore } from '@fsm/eventstore';
-import type { ProjectionRunner } from './runner.js';
+import type { ProjectionRunner } from './runner/runner.js';
 import { RUNNER_SCHEMA, readStoppedProjectors, type StoppedProjector } from './stopped-projectors.js';
 
 /*

@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import type { Position } from '@fsm/eventstore';
-import { PROJECTION_CHANNEL, RUNNER_SCHEMA, type ProjectionAdvance } from './runner.js';
+import { PROJECTION_CHANNEL, type ProjectionAdvance } from './runner/announcements.js';
+import { RUNNER_SCHEMA } from './stopped-projectors.js';
 
 export interface ProjectionWatcherOptions {
   /** For polling the checkpoint. */

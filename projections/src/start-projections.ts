@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import type { EventStore } from '@fsm/eventstore';
 import { readModelProjectors } from './read-models/index.js';
-import { ProjectionRunner, type RunnerLogger } from './runner.js';
+import { ProjectionRunner } from './runner/runner.js';
+import type { RunnerLogger } from './runner/runner-options.js';
 
 export interface StartProjectionsOptions {
   pool: pg.Pool;

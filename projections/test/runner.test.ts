@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKurrentEventStore, createPostgresEventStore, type EventStore, type SubscribeOptions } from '@fsm/eventstore';
 import { createTestDatabase, type TestDatabase } from '@fsm/eventstore/test-support';
-import { ProjectionRunner } from '../src/runner.js';
+import { ProjectionRunner } from '../src/runner/runner.js';
 import { appliedCount, event, rows, testProjector, waitUntil, writeHistory, writeHistoryAt } from './support.js';
 
 /*

@@ -6,7 +6,8 @@ import { createTestDatabase, type TestDatabase } from '@fsm/eventstore/test-supp
 import { rebuildReadModels, retryStoppedReadModels } from '../src/maintenance.js';
 import { ProjectionWatcher } from '../src/projection-watcher.js';
 import { eventByEvent, type Projector } from '../src/projector.js';
-import { ProjectionRunner, type RunnerLogger } from '../src/runner.js';
+import { ProjectionRunner } from '../src/runner/runner.js';
+import type { RunnerLogger } from '../src/runner/runner-options.js';
 import { readStoppedProjectors } from '../src/stopped-projectors.js';
 import { event, waitUntil } from './support.js';
 

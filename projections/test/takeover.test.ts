@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresEventStore, type EventStore } from '@fsm/eventstore';
 import { createTestDatabase, type TestDatabase } from '@fsm/eventstore/test-support';
 import { readModelProjectors } from '../src/read-models/index.js';
-import { ProjectionRunner } from '../src/runner.js';
+import { ProjectionRunner } from '../src/runner/runner.js';
 import { waitUntil } from './support.js';
 
 /*

@@ -5,7 +5,7 @@ import { createPostgresEventStore, type EventStore, type RecordedEvent } from '@
 import { createTestDatabase, type TestDatabase } from '@fsm/eventstore/test-support';
 import { eventByEvent, type Projector } from '../src/projector.js';
 import { readModelsReached, waitForReadModels } from '../src/read-models-wait.js';
-import { ProjectionRunner } from '../src/runner.js';
+import { ProjectionRunner } from '../src/runner/runner.js';
 import { event, testProjector } from './support.js';
 
 /*

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { createPostgresEventStore, type AppendResult, type EventStore, type RecordedEvent } from '@fsm/eventstore';
 import { createTestDatabase, type TestDatabase } from '@fsm/eventstore/test-support';
 import type { Projector } from '../projector.js';
-import { ProjectionRunner } from '../runner.js';
+import { ProjectionRunner } from '../runner/runner.js';
 
 export interface ReadModelHarness {
   db: TestDatabase;
