@@ -15,7 +15,7 @@ import {
   type TicketSummaryStats,
 } from '@fsm/contracts';
 import { orderedScopeClause, scopeClause, type AgenceScope, type Queryable } from '../queryable.js';
-import { isoInstantSql } from '../tickets/tickets-queries.js';
+import { isoInstantSql } from '../tickets/ticket-answer-sql.js';
 import { decodeCursor, keysetInstantSql, listFingerprint, pageOf, type PageRequest } from '../keyset-cursor.js';
 import { daySelection, UNSETTLED } from './ticket-sla-days.js';
 

@@ -6,7 +6,10 @@ import { createReadModelHarness, type ReadModelHarness } from '../../test-suppor
 import { ticketInterventionsProjector } from './ticket-interventions-projector.js';
 import { listInterventions } from './ticket-interventions-queries.js';
 import { ticketsProjector } from './tickets-projector.js';
-import { closedTicketPages, findTicket, findVisitSignatures, listOpenTickets, searchClosedTickets, ticketSummaryCounts } from './tickets-queries.js';
+import { closedTicketPages, searchClosedTickets } from './closed-tickets-queries.js';
+import { listOpenTickets } from './open-tickets-queries.js';
+import { ticketSummaryCounts } from './ticket-summary-queries.js';
+import { findTicket, findVisitSignatures } from './tickets-queries.js';
 
 const projectors = [ticketsProjector, ticketInterventionsProjector];
 
