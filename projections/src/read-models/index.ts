@@ -33,6 +33,9 @@ export * from './metiers/metiers-queries.js';
 export * from './templates/templates-queries.js';
 export * from './reports/reports-queries.js';
 export * from './ticket-sla/ticket-sla-queries.js';
+export * from './ticket-sla/ticket-sla-export-queries.js';
+export * from './ticket-sla/ticket-sla-home-summary.js';
+export type { StatsTicketsFilters } from './ticket-sla/ticket-sla-selection.js';
 export * from './changed-ids-scope.js';
 
 /**

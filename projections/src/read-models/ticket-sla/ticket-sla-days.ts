@@ -16,7 +16,7 @@ import { orderedScopeClause, type AgenceScope, type Queryable } from '../queryab
  * (`UNSETTLED`, a partial index of a few percent of the tickets).
  */
 
-/** rm.ticket_sla rows whose flags may still change with time alone (see flagColumns in ticket-sla-queries.ts). */
+/** rm.ticket_sla rows whose flags may still change with time alone (see flagColumns in ticket-sla-selection.ts). */
 export const UNSETTLED = '((sla_ok IS NULL AND sla_deadline IS NOT NULL) OR (devis_ok IS NULL AND devis_due_at IS NOT NULL))';
 
 /** What one rm.ticket_sla row adds to its day. */

@@ -7,6 +7,9 @@ import {
   slaOk,
 } from '@fsm/contracts';
 
+/** HO_stats of a ticket whose trade is unknown or absent: a new trade's default (metierBodySchema). */
+export const DEFAULT_HO_STATS = 0;
+
 /**
  * The facts of one ticket the SLA figures depend on, as the SLA read model
  * stores them, plus the clock of its trade at evaluation time.

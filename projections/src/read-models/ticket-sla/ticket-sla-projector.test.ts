@@ -14,8 +14,12 @@ import type { Projector } from '../../projector.js';
 import { createReadModelHarness, type ReadModelHarness } from '../../test-support/read-model-harness.js';
 import { ticketOpened, ticketVisit, type OpenOptions } from '../../test-support/ticket-events.js';
 import { ticketsProjector } from '../tickets/tickets-projector.js';
-import { SLA_FIGURE_COLUMNS, ticketSlaProjector, type StoredSlaFigures, type TicketSlaRow } from './ticket-sla-projector.js';
-import { homeSummaryStats, statsTicketPages, statsTickets, type StatsTicketsFilters } from './ticket-sla-queries.js';
+import { ticketSlaProjector } from './ticket-sla-projector.js';
+import { SLA_FIGURE_COLUMNS, type StoredSlaFigures, type TicketSlaRow } from './ticket-sla-reevaluation.js';
+import { statsTicketPages } from './ticket-sla-export-queries.js';
+import { homeSummaryStats } from './ticket-sla-home-summary.js';
+import { statsTickets } from './ticket-sla-queries.js';
+import type { StatsTicketsFilters } from './ticket-sla-selection.js';
 
 const projectors: Projector[] = [ticketsProjector, ticketSlaProjector];
 
