@@ -18,9 +18,9 @@ import {
   type RecordReintervention,
   type TakeTicketInCharge,
   type TicketCommand,
-  type TicketVisitInput,
   type ValidateQuote,
 } from './decide.js';
+import type { TicketVisitInput } from './ticket-visit.js';
 import { evolve, initialState, type TicketState } from './ticket.js';
 
 // ---------------------------------------------------------------------------

@@ -1,37 +1,30 @@
 import {
   IllegalStateError,
   NotFoundError,
-  TICKET_ARRIVAL_STATES,
   TICKET_CLOCK_TOLERANCE_MS,
-  TICKET_DEFAULT_TRAVEL_TIME,
   TICKET_DELAI_MAX_HOURS,
-  TICKET_DEPARTURE_STATES,
   TICKET_MESSAGES as M,
   TICKET_TEXT_MAX,
-  TICKET_TRAVEL_TIME_PATTERN,
   ValidationError,
-  hasHiddenCharacters,
   isTicketDayInRange,
   isTicketEventDay,
-  isTicketEventInstant,
   isTicketInstantInRange,
   parisCalendarDay,
   ticketEcheance,
   type QuoteValidated,
   type ReinterventionRecorded,
   type TechnicianArrivedOnSite,
-  type TicketArrivalState,
   type TicketClosed,
-  type TicketDepartureState,
   type TicketEvent,
   type TicketOpened,
   type TicketPerson,
   type TicketReportAttached,
   type TicketTakenInCharge,
-  type TicketVisitReport,
 } from '@fsm/contracts';
 import type { Decider } from '../decider.js';
-import { evolve, initialState, type ExistingTicketState, type TicketState } from './ticket.js';
+import { evolve, initialState, type TicketState } from './ticket.js';
+import { isBlank, isInstant, requireInProgress, requireRegistrationTime, requireTechnicien, requireTicket, requireTicketInstant, typedText } from './ticket-checks.js';
+import { visitReport, type TicketVisitInput } from './ticket-visit.js';
 
 /**
  * Ticket commands and the pure decisions on them. Time and ids arrive in the
@@ -42,6 +35,8 @@ import { evolve, initialState, type ExistingTicketState, type TicketState } from
  * the aggregate's invariants whatever the caller (seed, import, tests), and
  * every value that reaches a read model stays within what it can hold: an
  * event the projectors cannot write would stop the read side for everyone.
+ * The checks several commands share are in ticket-checks.ts and, for a
+ * visit, ticket-visit.ts.
  */
 
 // ---------------------------------------------------------------------------
@@ -64,32 +59,6 @@ export type TakeTicketInCharge = {
   type: 'TakeTicketInCharge';
   data: { technicien: TicketPerson | null; takenAt: string };
 };
-
-/** A technician's visit as typed in the wizard; validated here, hence the loose field types. */
-export interface TicketVisitInput {
-  constatTech: string;
-  remarqueTech?: string | null;
-  devis: number;
-  arriveAt: string;
-  /** End of the visit (`date_cloture`). */
-  closedAt: string;
-  etatArrivee: string;
-  etatDepart: string;
-  /** `HH:mm`; absent or empty means 00:00. */
-  tempsTrajet?: string | null;
-  /** File-store references of the stored PNG signatures. */
-  signatureClient: string | null;
-  signatureTechnicien: string | null;
-  /** Absent: the technician in charge did the visit. */
-  technicien?: TicketPerson | null;
-  /** Who signed for the client and in which role; blank: the requester. */
-  signataireNom?: string | null;
-  signataireQualite?: string | null;
-  /** The signed-in user recording the visit (who drew the technician's signature); absent for a caller without a user (seed, import). */
-  auteur?: TicketPerson | null;
-  /** The handler's clock: a visit typed in the wizard cannot end later than it. */
-  now: string;
-}
 
 export type CloseTicket = { type: 'CloseTicket'; data: TicketVisitInput };
 
@@ -114,133 +83,6 @@ type RecordArrivalOnSite = {
 };
 
 export type TicketCommand = OpenTicket | TakeTicketInCharge | CloseTicket | RecordReintervention | AttachReport | ValidateQuote | RecordArrivalOnSite;
-
-// ---------------------------------------------------------------------------
-// Shared checks
-// ---------------------------------------------------------------------------
-
-// The events' own format: an instant the projectors could not parse is never decided.
-function isInstant(value: string): boolean {
-  return isTicketEventInstant(value) && !Number.isNaN(Date.parse(value));
-}
-
-function requireInstant(value: string): string {
-  if (!isInstant(value)) throw new ValidationError(M.invalidDate);
-  return value;
-}
-
-/** A ticket date: a real instant on a French day from 2000 through 2099 (the SLA clock and num_chrono need no more). */
-function requireTicketInstant(value: string): string {
-  if (!isTicketInstantInRange(requireInstant(value))) throw new ValidationError(M.dateOutOfRange);
-  return value;
-}
-
-function laterThanClock(instant: string, now: string): boolean {
-  return Date.parse(instant) > Date.parse(requireInstant(now)) + TICKET_CLOCK_TOLERANCE_MS;
-}
-
-/**
- * The registration instant of a ticket: in the range of ticket dates and not
- * ahead of the clock. Exported so the handler refuses it before it draws a
- * num_chrono or stores a photo; the decider checks it again.
- */
-export function requireRegistrationTime(openedAt: string, now: string): string {
-  const at = requireTicketInstant(openedAt);
-  if (laterThanClock(at, now)) throw new ValidationError(M.registrationInFuture);
-  return at;
-}
-
-/**
- * A visit's arrival and end: in the range, in order, not ahead of the clock,
- * and not before the ticket was opened. `datetime-local` fields have minute
- * precision, so an arrival typed in the very minute of the opening is on
- * time. Exported so the handler refuses a visit before it stores the
- * signatures; the decider checks it again against the ticket's own opening.
- */
-export function requireVisitTimes(visit: { arriveAt: string; closedAt: string }, openedAt: string, now: string): { arriveAt: string; closedAt: string } {
-  const arriveAt = requireTicketInstant(visit.arriveAt);
-  const closedAt = requireTicketInstant(visit.closedAt);
-  if (Date.parse(arriveAt) > Date.parse(closedAt)) throw new ValidationError(M.arrivalAfterClosure);
-  if (laterThanClock(closedAt, now)) throw new ValidationError(M.visitInFuture);
-  const openingMinute = Math.floor(Date.parse(openedAt) / 60_000) * 60_000;
-  if (Date.parse(arriveAt) < openingMinute) throw new ValidationError(M.visitBeforeOpening);
-  return { arriveAt, closedAt };
-}
-
-/** A text someone typed: trimmed, bounded, without the invisible characters that make it display as something else. */
-function typedText(value: string, max: number): string {
-  const text = value.trim();
-  if (text.length > max) throw new ValidationError(M.textTooLong);
-  if (hasHiddenCharacters(text)) throw new ValidationError(M.hiddenCharacters);
-  return text;
-}
-
-function isBlank(value: string | null | undefined): boolean {
-  return value === null || value === undefined || value.trim() === '';
-}
-
-function requireTicket(state: TicketState): ExistingTicketState {
-  if (state.status === 'nonexistent') throw new NotFoundError(M.ticketNotFound);
-  return state;
-}
-
-function requireTechnicien(technicien: TicketPerson | null | undefined): TicketPerson {
-  if (technicien === null || technicien === undefined || isBlank(technicien.id)) throw new ValidationError(M.technicienRequired);
-  return { id: technicien.id, prenom: technicien.prenom.trim(), nom: technicien.nom.trim() };
-}
-
-function isArrivalState(value: string): value is TicketArrivalState {
-  return (TICKET_ARRIVAL_STATES as readonly string[]).includes(value);
-}
-
-function isDepartureState(value: string): value is TicketDepartureState {
-  return (TICKET_DEPARTURE_STATES as readonly string[]).includes(value);
-}
-
-/** A visit can only be reported by a technician on a ticket that is in progress. */
-function requireInProgress(ticket: ExistingTicketState) {
-  switch (ticket.status) {
-    case 'en_cours':
-    case 'intervention':
-      return ticket;
-    case 'ouvert':
-      throw new IllegalStateError(M.notTakenInCharge);
-    case 'clos':
-      throw new IllegalStateError(M.ticketClosed);
-  }
-}
-
-function visitReport(input: TicketVisitInput, ticket: ExistingTicketState & { technicien: TicketPerson }): TicketVisitReport {
-  const constatTech = typedText(input.constatTech, TICKET_TEXT_MAX.constat);
-  if (constatTech === '') throw new ValidationError(M.constatRequired);
-  if (!isArrivalState(input.etatArrivee)) throw new ValidationError(M.invalidArrivalState);
-  if (!isDepartureState(input.etatDepart)) throw new ValidationError(M.invalidDepartureState);
-  const tempsTrajet = isBlank(input.tempsTrajet) ? TICKET_DEFAULT_TRAVEL_TIME : (input.tempsTrajet ?? '').trim();
-  if (!TICKET_TRAVEL_TIME_PATTERN.test(tempsTrajet)) throw new ValidationError(M.invalidTravelTime);
-  if (isBlank(input.signatureClient)) throw new ValidationError(M.signatureClientRequired);
-  if (isBlank(input.signatureTechnicien)) throw new ValidationError(M.signatureTechnicienRequired);
-  if (input.devis !== 0 && input.devis !== 1) throw new ValidationError(M.invalidDevis);
-  const { arriveAt, closedAt } = requireVisitTimes(input, ticket.openedAt, input.now);
-  const signataireNom = typedText(input.signataireNom ?? '', TICKET_TEXT_MAX.shortText);
-  const signataireQualite = typedText(input.signataireQualite ?? '', TICKET_TEXT_MAX.shortText);
-  return {
-    constatTech,
-    remarqueTech: typedText(input.remarqueTech ?? '', TICKET_TEXT_MAX.remarque),
-    devis: input.devis,
-    arriveAt,
-    closedAt,
-    etatArrivee: input.etatArrivee,
-    etatDepart: input.etatDepart,
-    tempsTrajet,
-    signatureClient: (input.signatureClient ?? '').trim(),
-    signatureTechnicien: (input.signatureTechnicien ?? '').trim(),
-    technicien: input.technicien === null || input.technicien === undefined ? ticket.technicien : requireTechnicien(input.technicien),
-    // Left out when blank rather than recorded empty: the event then reads as one written before these fields existed.
-    ...(signataireNom === '' ? {} : { signataireNom }),
-    ...(signataireQualite === '' ? {} : { signataireQualite }),
-    ...(input.auteur === null || input.auteur === undefined ? {} : { auteur: requireTechnicien(input.auteur) }),
-  };
-}
 
 // ---------------------------------------------------------------------------
 // One function per command
