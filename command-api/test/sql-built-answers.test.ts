@@ -31,7 +31,7 @@ import { ticketSeed } from './stats/ticket-seed.js';
 /*
  * The big read answers (open list, closed search, statistics and their CSV)
  * now come from Postgres already in the answer's shape, and the routes
- * JSON.stringify them without the zod response schema (tickets-queries.ts,
+ * JSON.stringify them without the zod response schema (ticket-answer-sql.ts,
  * ticket-sla-queries.ts). Before, each row was mapped in JS (toTicket,
  * toItem, statsCsvRow with date-fns) and serialised through the schema.
  * Those mappings are still in use — toTicket for a ticket's detail

@@ -61,7 +61,7 @@ export interface Projector {
   apply(tx: PoolClient, events: readonly RecordedEvent[], replay?: Replay): Promise<readonly string[]>;
 }
 
-/** What a replay's batch comes with (runner.ts, pipelined replay). */
+/** What a replay's batch comes with (runner/pipelined-replay.ts). */
 export interface Replay {
   readonly rows: ReplayRows;
 }

@@ -6,7 +6,7 @@ type AnyRow = Readonly<Record<string, unknown>>;
  * row for a stream whose first event (revision 0) it holds: a replay is given
  * each event once (the runner's checkpoints), so no such row can exist yet.
  * This is what lets the runner fold batch N+1 while Postgres still writes
- * batch N (runner.ts, pipelined replay): the fold needs no row that batch N
+ * batch N (runner/pipelined-replay.ts): the fold needs no row that batch N
  * has not committed. The rows it holds may not be committed yet: after any
  * failure the runner stops using the cache. Only the last batch's rows are
  * kept: keeping two batches' hardly saved a load at 1M tickets and cost

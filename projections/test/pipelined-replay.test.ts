@@ -9,8 +9,8 @@ import { createReadModelHarness, type ReadModelHarness } from '../src/test-suppo
 import { ticketOpened, ticketVisit } from '../src/test-support/ticket-events.js';
 
 /*
- * A rebuild replays the log two batches at a time (runner.ts, pipelined
- * replay): batch N+1 is folded from the rows batch N wrote (replay-rows.ts)
+ * A rebuild replays the log two batches at a time (runner/pipelined-replay.ts):
+ * batch N+1 is folded from the rows batch N wrote (replay-rows.ts)
  * while Postgres still writes batch N. With batches of 4 events, a ticket's
  * history spans many batches: its next event comes in the next batch (a
  * cached row), several batches later (a row loaded again), or opens it (no

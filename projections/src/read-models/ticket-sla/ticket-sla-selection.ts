@@ -15,7 +15,7 @@ export interface StatsTicketsFilters {
   agence_id?: string | undefined;
 }
 
-export const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /*
  * Flags as of `now` (the parameter named below): a settled flag is stored; a
