@@ -43,17 +43,26 @@ export async function openRoleStore(env: { DATABASE_URL: string; EVENTSTORE_URL?
 /**
  * Runs a role's process: `start` starts the role and answers how to stop it;
  * SIGTERM or SIGINT stops it and exits 0, and a start-up failure prints its
- * message and exits 1.
+ * message and exits 1. Started with an IPC channel (by `npm start`'s launcher,
+ * which runs projections and workers apart from the API), it says so once the
+ * role runs, and stops when the launcher goes: an orphan would keep its lease.
  */
 export function runRole(start: () => Promise<() => Promise<void>>): void {
   start().then(
     (stop) => {
+      let stopping = false;
       const shutdown = async () => {
+        if (stopping) return;
+        stopping = true;
         await stop();
         process.exit(0);
       };
       process.once('SIGTERM', () => void shutdown());
       process.once('SIGINT', () => void shutdown());
+      if (process.send) {
+        process.send({ type: 'role-ready' });
+        process.once('disconnect', () => void shutdown());
+      }
     },
     (error: unknown) => {
       // RestoreNeededError's message names the command to run.
