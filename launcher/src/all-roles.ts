@@ -24,8 +24,12 @@ export interface AllRoles {
 }
 
 /**
- * Projections, workers and API in one process, on one pool and store: what
- * `npm start` runs, and the benchmark's and the browser tests' stacks with it.
+ * Projections, workers and API in one process, on one pool and store: the
+ * browser tests' and the benchmark's stacks. They test what the roles do
+ * together, start from TypeScript sources in seconds, and read one process's
+ * CPU and memory; none of them runs a rebuild beside requests it times.
+ * `npm start` runs projections and workers apart from the API instead
+ * (main.ts, role-supervisor.ts; issue 28, item 3).
  */
 export async function startAllRoles(options: AllRolesOptions): Promise<AllRoles> {
   const { env, pool, store, logger, queuePrefix, webRoot } = options;
