@@ -13,6 +13,16 @@ import type { Logger } from 'pino';
  * with a growing delay, and stopped with the launcher.
  */
 
+/*
+ * glibc's malloc keeps what a process frees (pg's row buffers, the batches'
+ * Buffers) in per-thread arenas, and raises its mmap threshold after each
+ * large free. After a 100k rebuild the projections child held ~210 MB for
+ * about 90 s before it fell back to ~120 MB; with these, about 35 s, to
+ * ~110 MB (one run each: docs/benchmarks.md, "Issue 28: heavy work apart").
+ * A value set in the environment wins; other C libraries ignore them.
+ */
+const RETURN_FREED_MEMORY = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '65536', MALLOC_TRIM_THRESHOLD_: '131072' };
+
 /** Niceness of the heavy roles: the API (0) gets the CPU first. */
 export const HEAVY_ROLE_NICENESS = 10;
 
@@ -99,7 +109,7 @@ export function superviseRole(options: SupervisedRoleOptions): SupervisedRole {
   const start = () => {
     const started = Date.now();
     const current = fork(entry, [], {
-      env,
+      env: { ...RETURN_FREED_MEMORY, ...env },
       execArgv: [...inheritedExecArgv(), `--max-old-space-size=${heapMb}`],
       // Logs go straight to the launcher's terminal (readable there as the API's are).
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
