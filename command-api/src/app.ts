@@ -16,6 +16,7 @@ import { API_DOCS_ACCESS, SESSION_TOKEN_MAX_LENGTH } from '@fsm/contracts';
 import type { AppDeps } from './app-deps.js';
 import { bearerToken } from './auth/tokens.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { HeavyReadSlots, registerHeavyReads } from './http/heavy-reads.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { withCommandAnswers } from './http/openapi-command-answers.js';
 import { withLogRedaction } from './http/log-redaction.js';
@@ -98,6 +99,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   // the answer kept for replay is the final one.
   registerReadYourWrites(app);
   registerIdempotency(app, deps.pool);
+  // Unpaged lists, statistics and inline CSV run a few at a time (http/heavy-reads.ts, issue 28).
+  registerHeavyReads(app, new HeavyReadSlots({ perUser: deps.env.HEAVY_READS_PER_USER, perInstance: deps.env.HEAVY_READS_PER_INSTANCE }));
   await registerSecurityHeaders(app, { publicUrl: deps.env.PUBLIC_URL });
 
   // API reference (OpenAPI 3, generated from the zod route schemas): registered before

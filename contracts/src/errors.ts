@@ -43,6 +43,15 @@ export class UnauthorizedError extends DomainError {
   readonly code = 'UNAUTHORIZED';
 }
 
+/**
+ * The answer asked for holds more rows than one answer may carry (422): the
+ * request is well-formed, the same request narrowed (filters, dates) or paged
+ * is served. Not 413, which names the request's own content (uploads).
+ */
+export class AnswerTooLargeError extends DomainError {
+  readonly code = 'ANSWER_TOO_LARGE';
+}
+
 /** Too many attempts (429). */
 export class TooManyRequestsError extends DomainError {
   readonly code = 'TOO_MANY_REQUESTS';

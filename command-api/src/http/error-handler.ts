@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import {
+  AnswerTooLargeError,
   ConflictError,
   DomainError,
   ForbiddenError,
@@ -22,6 +23,7 @@ function statusOf(error: DomainError): number {
   if (error instanceof ForbiddenError) return 403;
   if (error instanceof NotFoundError) return 404;
   if (error instanceof ConflictError || error instanceof IllegalStateError) return 409;
+  if (error instanceof AnswerTooLargeError) return 422;
   if (error instanceof TooManyRequestsError) return 429;
   if (error instanceof UnavailableError) return 503;
   return 400;

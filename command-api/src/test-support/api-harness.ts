@@ -73,6 +73,8 @@ export interface ApiHarnessOptions {
    * its 200/201. A test of the late answer itself sets a short one.
    */
   readYourWritesTimeoutMs?: number;
+  /** More settings, as the environment gives them (UNPAGED_ROWS_MAX, HEAVY_READS_PER_USER…). */
+  env?: Record<string, string>;
 }
 
 export async function createApiHarness(label: string, options: ApiHarnessOptions = {}): Promise<ApiHarness> {
@@ -99,6 +101,7 @@ export async function createApiHarness(label: string, options: ApiHarnessOptions
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',
     READ_YOUR_WRITES_TIMEOUT_MS: String(options.readYourWritesTimeoutMs ?? 30_000),
+    ...options.env,
   });
   const queuePrefix = `api${randomUUID().slice(0, 8)}`;
   const deps = createAppDeps({

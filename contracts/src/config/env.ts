@@ -97,6 +97,15 @@ export const envSchema = z.object({
   READ_YOUR_WRITES_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   /** Lease of the projections runner's and the reactor's leader: a standby takes over a hung leader within it. */
   LEADER_LEASE_MS: z.coerce.number().int().min(LEADER_LEASE_MS.min).max(LEADER_LEASE_MS.max).default(LEADER_LEASE_MS.default),
+  /**
+   * Most rows an unpaged list, statistics answer or inline CSV may hold (issue 28): above it, 422 asking
+   * for narrower filters or pages. Default: a year of the busiest agency of the 1M-ticket bench (85,000 statistics items) and a margin.
+   */
+  UNPAGED_ROWS_MAX: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
+  /** Heavy reads (unpaged lists, statistics, inline CSV) one user may run at once on one API instance; past it, 429. */
+  HEAVY_READS_PER_USER: z.coerce.number().int().min(1).max(100).default(2),
+  /** Heavy reads one API instance runs at once, every user together; past it, 429. */
+  HEAVY_READS_PER_INSTANCE: z.coerce.number().int().min(1).max(1_000).default(4),
 });
 
 export type Env = Omit<z.infer<typeof envSchema>, 'PUBLIC_URL'> & { PUBLIC_URL: string };

@@ -23,6 +23,26 @@ export const PAGING_MESSAGES = {
   cursorWithoutLimit: 'Le paramètre cursor ne s’utilise qu’avec limit.',
 } as const;
 
+/*
+ * Bounded answers (issue 28): the unpaged forms keep the spec's shape but
+ * refuse, before any row is sent, a selection above UNPAGED_ROWS_MAX (422),
+ * and run a few at a time (429 past the limit, with Retry-After).
+ */
+const frenchCount = (total: number) => new Intl.NumberFormat('fr-FR').format(total).replace(/\s/g, '\u00a0');
+
+export const BOUNDED_ANSWER_MESSAGES = {
+  /** A ticket list without `limit`. */
+  tooManyTickets: (total: number) =>
+    `Trop de tickets pour une seule réponse (${frenchCount(total)}) : précisez les filtres (dates, client…) ou utilisez la pagination (limit).`,
+  /** The statistics without `limit`. */
+  tooManyStatsTickets: (total: number) =>
+    `Trop de tickets pour une seule réponse (${frenchCount(total)}) : réduisez la période ou choisissez une agence ou un métier, ou utilisez la pagination (limit).`,
+  /** The inline CSV: the export in the background (POST /api/exports) has no ceiling. */
+  tooManyCsvTickets: (total: number) =>
+    `Trop de tickets pour un export immédiat (${frenchCount(total)}) : réduisez la période ou choisissez une agence ou un métier, ou lancez l’export en arrière-plan.`,
+  heavyReadsBusy: 'Trop de requêtes lourdes en cours : réessayez dans quelques secondes.',
+} as const;
+
 const emptyToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
 
 /** `limit` and `cursor` as a query string gives them; spread into a list's query object and check with `refinePaging`. */

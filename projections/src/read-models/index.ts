@@ -14,13 +14,14 @@ import { reportsProjector } from './reports/reports-projector.js';
 import { ticketSlaProjector } from './ticket-sla/ticket-sla-projector.js';
 
 export * from './queryable.js';
+export * from './snapshot-pages.js';
 export * from './agences/agences-queries.js';
 export * from './users/users-queries.js';
 export * from './tickets/tickets-queries.js';
 export * from './tickets/open-tickets-queries.js';
 export * from './tickets/closed-tickets-queries.js';
 export * from './tickets/ticket-summary-queries.js';
-export { isoInstantSql, type TicketPage } from './tickets/ticket-answer-sql.js';
+export { STREAMED_TICKETS_PAGE_SIZE, isoInstantSql, type AdmitRows, type TicketPage } from './tickets/ticket-answer-sql.js';
 export * from './tickets/open-ticket-checks.js';
 export * from './tickets/ticket-interventions-queries.js';
 export * from './tickets/ticket-photo-scope.js';

@@ -1,7 +1,7 @@
-import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  BOUNDED_ANSWER_MESSAGES,
   CSV_BOM,
   CSV_LINE_END,
   STATS_CSV_HEADER,
@@ -11,13 +11,16 @@ import {
   statsTicketsAnswerSchema,
   statsTicketsPagedQuerySchema,
   statsTicketsQuerySchema,
+  summarizeStats,
   toCsvLine,
+  type StatsSummary,
   type StatsTicketsQuery,
 } from '@fsm/contracts';
-import { statsCsvPages, statsTickets, statsTicketsPage, type StatsCsvItem, type StatsTicketsFilters } from '@fsm/projections';
+import { STATS_PAGE_SIZE, statsCsvPages, statsItemPages, statsTicketsPage, type StatsCsvItem, type StatsTicketsFilters } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf } from '../../auth/principal.js';
 import { sendJsonText } from '../../http/json-text.js';
+import { jsonArrayPage, rowCeiling, sendStreamed } from '../../http/streamed-answer.js';
 import { statsScopeOf } from './stats-scope.js';
 
 /** Missing dates take the default window (29 days before today through today, Paris). */
@@ -30,19 +33,6 @@ function filtersOf(query: StatsTicketsQuery, now: Date): StatsTicketsFilters {
 /** toCsvLine(statsCsvRow(item)), the dates already written by Postgres (statsCsvPages). */
 function csvLine(item: StatsCsvItem): string {
   return toCsvLine(statsCsvCells(item, item.cree_le, item.cloture_le)) + CSV_LINE_END;
-}
-
-/**
- * The file as a byte stream: BOM and header, then one chunk per page (a few
- * milliseconds of work now that the dates come written). The first page is
- * read before the answer starts (so a failure there is still a proper JSON
- * error); the others are read only as the client takes the bytes.
- */
-async function* csvChunks(first: IteratorResult<StatsCsvItem[], void>, pages: AsyncGenerator<StatsCsvItem[], void, undefined>): AsyncGenerator<Buffer> {
-  yield Buffer.from(CSV_BOM + toCsvLine(STATS_CSV_HEADER) + CSV_LINE_END, 'utf8');
-  if (first.done) return;
-  yield Buffer.from(first.value.map(csvLine).join(''), 'utf8');
-  for (let next = await pages.next(); !next.done; next = await pages.next()) yield Buffer.from(next.value.map(csvLine).join(''), 'utf8');
 }
 
 /** GET /api/stats/tickets and its CSV export (management spec §2 Statistiques, §7, §9). */
@@ -59,19 +49,32 @@ export async function statsTicketsRoutes(app: FastifyInstance, deps: AppDeps): P
       const { limit, cursor } = request.query;
       const filters = filtersOf(request.query, now);
       if (limit !== undefined) return sendJsonText(reply, await statsTicketsPage(deps.pool, scope, filters, now, { limit, cursor }));
-      return sendJsonText(reply, await statsTickets(deps.pool, scope, filters, now));
+      // Streamed (issue 28): the summary is added up by Postgres in the items' snapshot, then the items follow.
+      let summary: StatsSummary | null = null;
+      const pages = statsItemPages(deps.pool, scope, filters, now, {
+        admit: rowCeiling(deps.env.UNPAGED_ROWS_MAX, BOUNDED_ANSWER_MESSAGES.tooManyStatsTickets),
+        summary: (figures) => (summary = figures),
+      });
+      return sendStreamed(reply, pages, {
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+        // A malformed filter id reads nothing: the summary of no item.
+        head: () => `{"summary":${JSON.stringify(summary ?? summarizeStats([]))},"items":[`,
+        page: jsonArrayPage(),
+        tail: ']}',
+      });
     },
   );
 
   typed.get('/api/stats/tickets.csv', { schema: { querystring: statsTicketsQuerySchema } }, async (request, reply) => {
     const scope = statsScopeOf(principalOf(request), request.query.agence_id);
     const now = deps.clock();
-    const pages = statsCsvPages(deps.pool, scope, filtersOf(request.query, now), now);
-    const first = await pages.next();
-    return reply
-      .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${statsCsvFileName(now)}"`)
-      .header('cache-control', 'no-store')
-      .send(Readable.from(csvChunks(first, pages), { objectMode: false }));
+    const pages = statsCsvPages(deps.pool, scope, filtersOf(request.query, now), now, STATS_PAGE_SIZE, rowCeiling(deps.env.UNPAGED_ROWS_MAX, BOUNDED_ANSWER_MESSAGES.tooManyCsvTickets));
+    // Pages of 1,000 lines: a few milliseconds of work each now that the dates come written.
+    return sendStreamed(reply, pages, {
+      headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${statsCsvFileName(now)}"`, 'cache-control': 'no-store' },
+      head: () => CSV_BOM + toCsvLine(STATS_CSV_HEADER) + CSV_LINE_END,
+      page: (page) => page.map(csvLine).join(''),
+      tail: '',
+    });
   });
 }

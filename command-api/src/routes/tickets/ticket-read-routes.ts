@@ -1,42 +1,35 @@
-import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { closedTicketsPagedQuerySchema, openTicketsQuerySchema, ticketIdParamsSchema, ticketSchema, defaultClosedTicketsRange, type Ticket } from '@fsm/contracts';
-import { closedTicketPages, closedTicketsPage, listInterventions, listOpenTickets, openTicketsPage } from '@fsm/projections';
+import {
+  BOUNDED_ANSWER_MESSAGES,
+  closedTicketsPagedQuerySchema,
+  openTicketsQuerySchema,
+  ticketIdParamsSchema,
+  ticketSchema,
+  defaultClosedTicketsRange,
+  type Ticket,
+} from '@fsm/contracts';
+import { STREAMED_TICKETS_PAGE_SIZE, closedTicketPages, closedTicketsPage, listInterventions, openTicketPages, openTicketsPage, type AdmitRows } from '@fsm/projections';
 import type { AppDeps } from '../../app-deps.js';
 import { principalOf, scopeOf } from '../../auth/principal.js';
 import { photoSignerOf } from '../../files/file-links.js';
 import { sendJsonText } from '../../http/json-text.js';
+import { jsonArrayPage, rowCeiling, sendStreamed } from '../../http/streamed-answer.js';
 import { closedTicketsAnswerSchema, interventionListAnswerSchema, openTicketsAnswerSchema } from './ticket-route-schemas.js';
 import { ticketInScope } from './ticket-route-support.js';
 
 /**
- * The same `{ tickets }` text, written a page at a time as the pages are
- * read (closedTicketPages), so a year of closed tickets never sits whole in
- * memory. The first page is read before answering: a failing query still
- * gets the API's error answer instead of a cut stream.
+ * The spec's `{ tickets }` without `limit`, streamed (http/streamed-answer.ts):
+ * the same text, a page at a time. Above UNPAGED_ROWS_MAX tickets, 422 before
+ * any row is read (issue 28).
  */
-async function streamTicketList(reply: FastifyReply, pages: AsyncGenerator<Ticket[], void, undefined>, signPhoto: (ticket: Ticket) => Ticket): Promise<FastifyReply> {
-  const first = await pages.next();
-  async function* text(): AsyncGenerator<string> {
-    try {
-      yield '{"tickets":[';
-      let separator = '';
-      for (let page = first; !page.done; page = await pages.next()) {
-        let chunk = '';
-        for (const ticket of page.value) {
-          chunk += separator + JSON.stringify(signPhoto(ticket));
-          separator = ',';
-        }
-        yield chunk;
-      }
-      yield ']}';
-    } finally {
-      // A client that leaves mid-answer: end the read (its transaction and connection).
-      await pages.return(undefined);
-    }
-  }
-  return reply.type('application/json; charset=utf-8').send(Readable.from(text()));
+function sendTicketList(deps: AppDeps, reply: FastifyReply, read: (admit: AdmitRows) => AsyncGenerator<Ticket[], void, undefined>, signPhoto: (ticket: Ticket) => Ticket): Promise<FastifyReply> {
+  return sendStreamed(reply, read(rowCeiling(deps.env.UNPAGED_ROWS_MAX, BOUNDED_ANSWER_MESSAGES.tooManyTickets)), {
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    head: () => '{"tickets":[',
+    page: jsonArrayPage((ticket: Ticket) => JSON.stringify(signPhoto(ticket))),
+    tail: ']}',
+  });
 }
 
 /** Lists and details (spec §7). Staff only; every query is limited to the caller's scope. */
@@ -74,8 +67,8 @@ export async function ticketReadRoutes(app: FastifyInstance, deps: AppDeps): Pro
       if (limit !== undefined) {
         return sendJsonText(reply, signPage(await openTicketsPage(deps.pool, scopeOf(principal), deps.clock(), filters, { limit, cursor }, { lateCount: avec_retard === true })));
       }
-      const tickets = await listOpenTickets(deps.pool, scopeOf(principal), deps.clock(), filters);
-      return sendJsonText(reply, { tickets: tickets.map(signPhoto) });
+      const now = deps.clock();
+      return sendTicketList(deps, reply, (admit) => openTicketPages(deps.pool, scopeOf(principal), now, filters, STREAMED_TICKETS_PAGE_SIZE, admit), signPhoto);
     },
   );
 
@@ -94,7 +87,7 @@ export async function ticketReadRoutes(app: FastifyInstance, deps: AppDeps): Pro
       const range = query.date_debut === undefined && query.date_fin === undefined ? defaultClosedTicketsRange(now) : {};
       const filters = { ...query, ...range };
       if (limit !== undefined) return sendJsonText(reply, signPage(await closedTicketsPage(deps.pool, scopeOf(principal), now, filters, { limit, cursor })));
-      return streamTicketList(reply, closedTicketPages(deps.pool, scopeOf(principal), now, filters), signPhoto);
+      return sendTicketList(deps, reply, (admit) => closedTicketPages(deps.pool, scopeOf(principal), now, filters, STREAMED_TICKETS_PAGE_SIZE, admit), signPhoto);
     },
   );
 

@@ -1,6 +1,7 @@
 import { parisCalendarDay, type CalendarDay } from '@fsm/contracts';
 import type { PoolClient } from 'pg';
 import { orderedScopeClause, type AgenceScope, type Queryable } from '../queryable.js';
+import type { StatsTicketsFilters } from './ticket-sla-selection.js';
 
 /*
  * rm.ticket_sla_days: per agency, trade and Paris day of the request, the
@@ -98,6 +99,13 @@ export function daySelection(scope: AgenceScope, filters: { from?: CalendarDay |
     where += ` AND d.${column} = $${params.length}::uuid`;
   }
   return { where, params };
+}
+
+/** The tickets a Statistiques window and its filters hold, from the day counts (its pages' total, the streamed answer's and the inline CSV's ceiling). */
+export async function statsTotal(db: Queryable, scope: AgenceScope, filters: StatsTicketsFilters): Promise<number> {
+  const days = daySelection(scope, filters);
+  const { rows } = await db.query<{ total: number }>(`SELECT coalesce(sum(d.tickets), 0)::int AS total FROM rm.ticket_sla_days d WHERE ${days.where}`, days.params);
+  return rows[0]?.total ?? 0;
 }
 
 /**

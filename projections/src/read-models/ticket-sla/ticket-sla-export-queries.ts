@@ -1,6 +1,7 @@
 import { PARIS_TIME_ZONE, type StatsTicketItem } from '@fsm/contracts';
 import type { AgenceScope, Queryable } from '../queryable.js';
 import { keysetInstantSql } from '../keyset-cursor.js';
+import { statsTotal } from './ticket-sla-days.js';
 import {
   INTERVENTIONS_COUNT,
   STATS_FROM,
@@ -91,7 +92,9 @@ function csvDateSql(instant: string, timeZoneParam: string): string {
 
 /**
  * The same tickets as statsTicketPages, in the same pages, as CSV items.
- * `now` is fixed for the whole export.
+ * `now` is fixed for the whole export. Keyset pages, not one snapshot: a
+ * download at the client's pace holds no transaction or connection between
+ * pages. `admit` (issue 28) gets their number before the first page is read.
  */
 export async function* statsCsvPages(
   db: Queryable,
@@ -99,7 +102,10 @@ export async function* statsCsvPages(
   filters: StatsTicketsFilters,
   now: Date,
   pageSize: number = STATS_PAGE_SIZE,
+  admit?: (head: { total: number }) => void,
 ): AsyncGenerator<StatsCsvItem[], void, undefined> {
+  // From the day sums (a few thousand rows for two years of every agency): a ceiling needs no exact count.
+  if (admit) admit({ total: await statsTotal(db, scope, filters) });
   const page = async (after: Cursor | null) => {
     const selection = statsSelection(scope, filters, now, after);
     if (selection === null) return [];

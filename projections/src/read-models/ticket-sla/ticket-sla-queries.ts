@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import {
   PARIS_TIME_ZONE,
   percentWithOneDecimal,
@@ -11,7 +12,8 @@ import {
 import type { AgenceScope, Queryable } from '../queryable.js';
 import { isoInstantSql } from '../tickets/ticket-answer-sql.js';
 import { decodeCursor, listFingerprint, pageOf, type PageRequest } from '../keyset-cursor.js';
-import { daySelection, UNSETTLED } from './ticket-sla-days.js';
+import { daySelection, statsTotal, UNSETTLED } from './ticket-sla-days.js';
+import { snapshotPages, type SnapshotSelect } from '../snapshot-pages.js';
 import { INTERVENTIONS_COUNT, STATS_FROM, STATS_ORDER, flagColumns, selectStatsRows, statsSelection, toItem, type StatsSelection, type StatsTicketsFilters } from './ticket-sla-selection.js';
 
 export interface StatsTicketsAnswer {
@@ -42,12 +44,74 @@ const ITEM_COLUMNS = `s.ticket_id AS id, t.num_chrono, t.client_nom, t.site_nom,
  * of `now`, and the summary of those flags (summarizeStats).
  */
 export async function statsTickets(db: Queryable, scope: AgenceScope, filters: StatsTicketsFilters, now: Date): Promise<StatsTicketsAnswer> {
-  const selection = statsSelection(scope, filters, now, null);
-  const items =
-    selection === null
-      ? []
-      : (await db.query<StatsTicketItem>(`SELECT ${ITEM_COLUMNS} FROM ${STATS_FROM} WHERE ${selection.where} ORDER BY ${STATS_ORDER}`, selection.params)).rows;
+  const select = itemSelect(statsSelection(scope, filters, now, null));
+  const items = select === null ? [] : (await db.query<StatsTicketItem>(select.sql, select.params)).rows;
   return { summary: summarizeStats(items), items };
+}
+
+function itemSelect(selection: StatsSelection | null): SnapshotSelect | null {
+  return selection === null ? null : { sql: `SELECT ${ITEM_COLUMNS} FROM ${STATS_FROM} WHERE ${selection.where} ORDER BY ${STATS_ORDER}`, params: selection.params };
+}
+
+// ─── The answer streamed (issue 28) ─────────────────────────────────────────
+
+/** Items per fetch of the streamed Statistiques answer (about 300 bytes of JSON each). */
+const STATS_STREAM_PAGE_SIZE = 2000;
+
+/** What the streamed Statistiques answer is told in its snapshot, before its first item. */
+export interface StatsHead {
+  /** The number of tickets, from the day sums: the route's ceiling refuses by throwing, before the summary is added up. */
+  admit: (head: { total: number }) => void;
+  /** summarizeStats of the items about to come. */
+  summary: (summary: StatsSummary) => void;
+}
+
+/** summarizeStats of the selection's items, added up by Postgres over the same rows and flags (flagColumns: judged = not null). */
+async function statsSummaryOf(db: Queryable, selection: StatsSelection): Promise<StatsSummary> {
+  const { rows } = await db.query<{ judged: number; ok: number; devis_eligible: number; devis_ok: number }>(
+    `SELECT count(*) FILTER (WHERE f.sla_ok IS NOT NULL)::int AS judged, count(*) FILTER (WHERE f.sla_ok)::int AS ok,
+       count(*) FILTER (WHERE f.devis_ok IS NOT NULL)::int AS devis_eligible, count(*) FILTER (WHERE f.devis_ok)::int AS devis_ok
+     FROM (SELECT ${flagColumns('$1::timestamptz')} FROM ${STATS_FROM} WHERE ${selection.where}) f`,
+    selection.params,
+  );
+  return summaryOfCounts(rows[0] ?? { judged: 0, ok: 0, devis_eligible: 0, devis_ok: 0 });
+}
+
+/** summarizeStats' answer from its four counts. */
+function summaryOfCounts(counts: { judged: number; ok: number; devis_eligible: number; devis_ok: number }): StatsSummary {
+  return {
+    sla_pct: percentWithOneDecimal(counts.ok, counts.judged),
+    sla_ok: counts.ok,
+    total: counts.judged,
+    devis_pct: percentWithOneDecimal(counts.devis_ok, counts.devis_eligible),
+    devis_ok: counts.devis_ok,
+    devis_eligible: counts.devis_eligible,
+  };
+}
+
+/**
+ * The Statistiques answer streamed (issue 28): the count and the summary
+ * first, then the items a page at a time, all in one snapshot (snapshotPages),
+ * so the summary is exactly summarizeStats(items). `head` is not called when a
+ * filter id is malformed (no rows: the caller writes the empty summary).
+ */
+export function statsItemPages(
+  pool: Pick<pg.Pool, 'connect'>,
+  scope: AgenceScope,
+  filters: StatsTicketsFilters,
+  now: Date,
+  head: StatsHead,
+  pageSize: number = STATS_STREAM_PAGE_SIZE,
+): AsyncGenerator<StatsTicketItem[], void, undefined> {
+  const selection = statsSelection(scope, filters, now, null);
+  const readHead =
+    selection === null
+      ? undefined
+      : async (db: Queryable) => {
+          head.admit({ total: await statsTotal(db, scope, filters) });
+          head.summary(await statsSummaryOf(db, selection));
+        };
+  return snapshotPages<StatsTicketItem>(pool, itemSelect(selection), pageSize, readHead);
 }
 
 // ─── Keyset pages of the answer (issue #19) ─────────────────────────────────
@@ -117,14 +181,7 @@ function summaryAndTrend(weeks: readonly StatsWeekRow[], filters: StatsTicketsFi
   const byWeek = new Map(weeks.map((week) => [week.week, week]));
   const mondays = new Set([...statsWeekMondays(filters.from, filters.to), ...byWeek.keys()]);
   return {
-    summary: {
-      sla_pct: percentWithOneDecimal(slaOk, judged),
-      sla_ok: slaOk,
-      total: judged,
-      devis_pct: percentWithOneDecimal(devisOk, devisEligible),
-      devis_ok: devisOk,
-      devis_eligible: devisEligible,
-    },
+    summary: summaryOfCounts({ judged, ok: slaOk, devis_eligible: devisEligible, devis_ok: devisOk }),
     weekly: [...mondays].sort().map((week) => {
       const figures = byWeek.get(week);
       const ok = figures?.ok ?? 0;
@@ -154,11 +211,4 @@ export async function statsTicketsPage(db: Queryable, scope: AgenceScope, filter
   ]);
   const items = pageOf(rows, page.limit, fingerprint, (row) => [row.cursor_created_at, row.id]);
   return { summary: figures.summary, weekly: figures.weekly, items: items.rows.map(toItem), next_cursor: items.next_cursor, total: figures.total };
-}
-
-/** The tickets a window and its filters hold, from the day counts. */
-async function statsTotal(db: Queryable, scope: AgenceScope, filters: StatsTicketsFilters): Promise<number> {
-  const days = daySelection(scope, filters);
-  const { rows } = await db.query<{ total: number }>(`SELECT coalesce(sum(d.tickets), 0)::int AS total FROM rm.ticket_sla_days d WHERE ${days.where}`, days.params);
-  return rows[0]?.total ?? 0;
 }

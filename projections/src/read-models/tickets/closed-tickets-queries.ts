@@ -3,7 +3,19 @@ import { NUM_CHRONO_PATTERN, type ClosedTicketsQuery, type Ticket } from '@fsm/c
 import { orderedScopeClause, type AgenceScope, type Queryable } from '../queryable.js';
 import { closedTicketsTotalFromDays } from '../ticket-sla/ticket-sla-days.js';
 import { decodeCursor, keysetInstantSql, listFingerprint, type PageRequest } from '../keyset-cursor.js';
-import { GUID, PENDING_QUOTE, answerColumns, answerTicket, createdAfterClause, requestDayClause, selectTicketPage, selectTickets, type TicketPage, type TicketSelection } from './ticket-answer-sql.js';
+import {
+  GUID,
+  PENDING_QUOTE,
+  STREAMED_TICKETS_PAGE_SIZE,
+  createdAfterClause,
+  requestDayClause,
+  selectTicketPage,
+  selectTickets,
+  streamedTicketPages,
+  type AdmitRows,
+  type TicketPage,
+  type TicketSelection,
+} from './ticket-answer-sql.js';
 
 /**
  * Closed search (`GET /api/tickets/clos`): French calendar days on the request
@@ -94,45 +106,22 @@ export async function closedTicketsPage(db: Queryable, scope: AgenceScope, now: 
   return { ...rows, total: counts };
 }
 
-/** Tickets per fetch when a closed search is streamed. */
-export const CLOSED_TICKETS_PAGE_SIZE = 2_000;
-
 /**
- * The closed search a page at a time, for an answer streamed as it is read:
- * a year of an agency at 1M tickets is 60,000 tickets and 96 MB of JSON, and
- * holding it whole took the API process from 270 MB to 1 GB. One snapshot
- * (a read-only repeatable-read transaction and a cursor on one connection),
- * so the pages are exactly what `searchClosedTickets` returns. Stopping the
- * iteration early (the client went away) rolls back and frees the connection.
+ * The closed search a page at a time (snapshotPages), for an answer streamed
+ * as it is read: the pages are exactly what `searchClosedTickets` returns.
+ * `admit` gets the count first: from the day sums when the filters allow
+ * (closedTicketsTotalFromDays, a few thousand rows for two years of every
+ * agency), else counted over the same selection.
  */
-export async function* closedTicketPages(
+export function closedTicketPages(
   pool: Pick<pg.Pool, 'connect'>,
   scope: AgenceScope,
   now: Date,
   filters: ClosedTicketFilters,
-  pageSize: number = CLOSED_TICKETS_PAGE_SIZE,
+  pageSize: number = STREAMED_TICKETS_PAGE_SIZE,
+  admit?: AdmitRows,
 ): AsyncGenerator<Ticket[], void, undefined> {
-  const selection = closedSelection(scope, filters);
-  if (selection === null) return;
-  const client = await pool.connect();
-  let finished = false;
-  try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const params = [...selection.params, now];
-    await client.query(
-      `DECLARE closed_tickets NO SCROLL CURSOR FOR
-       SELECT ${answerColumns(`$${params.length}::timestamptz`)} FROM rm.tickets t WHERE ${selection.where} ORDER BY ${selection.order}`,
-      params,
-    );
-    for (;;) {
-      const { rows } = await client.query<Ticket>(`FETCH ${pageSize} FROM closed_tickets`);
-      if (rows.length > 0) yield rows.map(answerTicket);
-      if (rows.length < pageSize) break;
-    }
-    await client.query('COMMIT');
-    finished = true;
-  } finally {
-    if (!finished) await client.query('ROLLBACK').catch(() => undefined);
-    client.release();
-  }
+  // The day sums know nothing of the searched text: count the rows then.
+  const fromDays = async (db: Queryable) => (filters.q === undefined ? closedTicketsTotalFromDays(db, scope, filters) : null);
+  return streamedTicketPages(pool, closedSelection(scope, filters), now, pageSize, admit, fromDays);
 }

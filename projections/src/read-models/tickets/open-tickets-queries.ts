@@ -1,7 +1,19 @@
+import type pg from 'pg';
 import type { OpenTicketCounts, Ticket, TicketStatus } from '@fsm/contracts';
 import { orderedScopeClause, type AgenceScope, type Queryable } from '../queryable.js';
 import { decodeCursor, keysetInstantSql, listFingerprint, type PageRequest } from '../keyset-cursor.js';
-import { PENDING_QUOTE, createdAfterClause, selectTicketPage, selectTickets, type KeysetRow, type TicketPage, type TicketSelection } from './ticket-answer-sql.js';
+import {
+  PENDING_QUOTE,
+  STREAMED_TICKETS_PAGE_SIZE,
+  createdAfterClause,
+  selectTicketPage,
+  selectTickets,
+  streamedTicketPages,
+  type AdmitRows,
+  type KeysetRow,
+  type TicketPage,
+  type TicketSelection,
+} from './ticket-answer-sql.js';
 
 /** Open-list filters (the list's chips and its `?statut=&urgent=1&devis_attente=1` URL); `true` narrows, absent or `false` does not. */
 export interface OpenTicketFilters {
@@ -41,6 +53,18 @@ function openSelection(scope: AgenceScope, filters: OpenTicketFilters, now: Date
 /** Open, in-progress and re-intervention tickets in scope, in list order (spec §4). */
 export async function listOpenTickets(db: Queryable, scope: AgenceScope, now: Date, filters: OpenTicketFilters = {}): Promise<Ticket[]> {
   return selectTickets(db, openSelection(scope, filters, now), now);
+}
+
+/** The open list (`listOpenTickets`) a page at a time, for an answer streamed as it is read (issue 28); `admit` gets the count of the same selection. */
+export function openTicketPages(
+  pool: Pick<pg.Pool, 'connect'>,
+  scope: AgenceScope,
+  now: Date,
+  filters: OpenTicketFilters,
+  pageSize: number = STREAMED_TICKETS_PAGE_SIZE,
+  admit?: AdmitRows,
+): AsyncGenerator<Ticket[], void, undefined> {
+  return streamedTicketPages(pool, openSelection(scope, filters, now), now, pageSize, admit);
 }
 
 export interface OpenTicketPage extends TicketPage {

@@ -1,6 +1,8 @@
 import { PARIS_TIME_ZONE, ticketSchema, type Ticket } from '@fsm/contracts';
+import type pg from 'pg';
 import type { Queryable } from '../queryable.js';
 import { pageOf } from '../keyset-cursor.js';
+import { selectTotal, snapshotPages, type SnapshotSelect } from '../snapshot-pages.js';
 
 /*
  * What every ticket list and the detail share: the selection a list is, the
@@ -113,13 +115,65 @@ export function answerTicket(row: Ticket): Ticket {
 }
 
 export async function selectTickets(db: Queryable, selection: TicketSelection | null, now: Date): Promise<Ticket[]> {
-  if (selection === null) return [];
-  const params = [...selection.params, now];
-  const { rows } = await db.query<Ticket>(
-    `SELECT ${answerColumns(`$${params.length}::timestamptz`)} FROM rm.tickets t WHERE ${selection.where} ORDER BY ${selection.order}`,
-    params,
-  );
+  const select = answerSelect(selection, now);
+  if (select === null) return [];
+  const { rows } = await db.query<Ticket>(select.sql, select.params);
   return rows.map(answerTicket);
+}
+
+// ─── Streamed lists (issue 28) ───────────────────────────────────────────────
+//
+// The open list and the closed search without `limit`: the same selection and
+// select list, read a page at a time in one snapshot (snapshotPages).
+
+/**
+ * Tickets per fetch when a list is streamed: about 800 KB of JSON. What one
+ * streamed answer holds at once is a few pages (the one read, the one written,
+ * the socket's), so this sets the memory of each of the heavy reads allowed at
+ * once (issue 28: 2,000 made the API grow by ~25 MB per stream).
+ */
+export const STREAMED_TICKETS_PAGE_SIZE = 500;
+
+/**
+ * Told, in the snapshot a streamed list is read in and before its first row,
+ * how many rows the list holds: the caller's ceiling refuses by throwing
+ * (issue 28), and nothing has been sent yet.
+ */
+export type AdmitRows = (head: { total: number }) => void;
+
+/** `selection` as a select of the answer's columns, in its order (snapshotPages' select). */
+function answerSelect(selection: TicketSelection | null, now: Date): SnapshotSelect | null {
+  if (selection === null) return null;
+  const params = [...selection.params, now];
+  return { sql: `SELECT ${answerColumns(`$${params.length}::timestamptz`)} FROM rm.tickets t WHERE ${selection.where} ORDER BY ${selection.order}`, params };
+}
+
+/** The answer's tickets of snapshotPages' rows (the photo reference made a URL). */
+async function* answerPages(pages: AsyncGenerator<Ticket[], void, undefined>): AsyncGenerator<Ticket[], void, undefined> {
+  try {
+    for (let page = await pages.next(); !page.done; page = await pages.next()) yield page.value.map(answerTicket);
+  } finally {
+    await pages.return(undefined);
+  }
+}
+
+/** `selection`'s answer a page at a time in one snapshot, `admit` told first its count over the same rows (or `countOf`'s, cheaper, when given). */
+export function streamedTicketPages(
+  pool: Pick<pg.Pool, 'connect'>,
+  selection: TicketSelection | null,
+  now: Date,
+  pageSize: number,
+  admit?: AdmitRows,
+  countOf?: (db: Queryable) => Promise<number | null>,
+): AsyncGenerator<Ticket[], void, undefined> {
+  const head =
+    admit && selection
+      ? async (db: Queryable) => {
+          const cheap = countOf ? await countOf(db) : null;
+          admit({ total: cheap ?? (await selectTotal(db, `SELECT count(*)::int AS total FROM rm.tickets t WHERE ${selection.where}`, selection.params)) });
+        }
+      : undefined;
+  return answerPages(snapshotPages<Ticket>(pool, answerSelect(selection, now), pageSize, head));
 }
 
 // ─── Keyset pages (issue #19) ────────────────────────────────────────────────

@@ -7,7 +7,7 @@ import { ticketInterventionsProjector } from './ticket-interventions-projector.j
 import { listInterventions } from './ticket-interventions-queries.js';
 import { ticketsProjector } from './tickets-projector.js';
 import { closedTicketPages, searchClosedTickets } from './closed-tickets-queries.js';
-import { listOpenTickets } from './open-tickets-queries.js';
+import { listOpenTickets, openTicketPages } from './open-tickets-queries.js';
 import { ticketSummaryCounts } from './ticket-summary-queries.js';
 import { findTicket, findVisitSignatures } from './tickets-queries.js';
 
@@ -376,6 +376,33 @@ describe('tickets read model', () => {
       const { rows } = await single.query<{ idle: boolean }>(`SELECT now() = statement_timestamp() AS idle`);
       expect(rows[0]!.idle).toBe(true); // not inside a leftover transaction
       expect(single.totalCount - single.idleCount).toBe(0);
+    } finally {
+      await single.end();
+    }
+  });
+
+  it('counts the streamed list first, in its snapshot, and gives the connection back when the count refuses it (issue 28)', async () => {
+    const agence = randomUUID();
+    for (let i = 0; i < 4; i++) {
+      const id = randomUUID();
+      await h.given(stream(id), [opened(id, { agenceId: agence, openedAt: `2026-11-1${i}T09:00:00.000Z` }), takenInCharge(), closed()]);
+    }
+    const single = new pg.Pool({ connectionString: h.db.url, max: 1 });
+    try {
+      const told: number[] = [];
+      const refuse = ({ total }: { total: number }) => {
+        told.push(total);
+        if (total > 3) throw new Error('too many');
+      };
+      await expect(closedTicketPages(single, [agence], now, { q: 'a' }, 2, refuse).next()).rejects.toThrow('too many');
+      expect(told).toEqual([4]);
+      expect(single.totalCount - single.idleCount).toBe(0);
+      const { rows } = await single.query<{ idle: boolean }>(`SELECT now() = statement_timestamp() AS idle`);
+      expect(rows[0]!.idle).toBe(true); // the refused read's transaction is over
+      const pages: number[] = [];
+      for await (const page of openTicketPages(single, [agence], now, {}, 2, ({ total }) => told.push(total))) pages.push(page.length);
+      expect(pages).toEqual([]);
+      expect(told).toEqual([4, 0]);
     } finally {
       await single.end();
     }
