@@ -7,7 +7,7 @@ import type { ProjectionWatcher } from '@fsm/projections';
 import type { TokenService } from './auth/tokens.js';
 import { createRateLimitRedis, type RateLimitBackend } from './http/rate-limits.js';
 import { LiveHub, connectLiveHub } from './live/live-hub.js';
-import { createPositionSeal } from './live/live-positions.js';
+import { POSITION_SEAL_KEY_PURPOSE, createPositionSeal } from './live/live-positions.js';
 import { createBullPreviewer, type TemplatePreviewer } from './previews/template-previewer.js';
 
 /**
@@ -57,7 +57,7 @@ export interface AppDepsOptions {
  */
 export function createAppDeps(options: AppDepsOptions): AppDeps {
   const { env, store, watcher, keyPrefix } = options;
-  const live = new LiveHub((a, b) => store.comparePositions(a, b), createPositionSeal(options.tokens.derivedKey('live-position')));
+  const live = new LiveHub((a, b) => store.comparePositions(a, b), createPositionSeal(options.tokens.derivedKey(POSITION_SEAL_KEY_PURPOSE)));
   connectLiveHub(watcher, live);
   return {
     env,

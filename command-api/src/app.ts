@@ -97,7 +97,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   // A command whose read models are late answers 202 (http/read-your-writes.ts); an
   // Idempotency-Key replays a command's answer (http/idempotency.ts). In this order:
   // the answer kept for replay is the final one.
-  registerReadYourWrites(app);
+  registerReadYourWrites(app, (position) => deps.live.sealPosition(position));
   registerIdempotency(app, deps.pool);
   // Unpaged lists, statistics and inline CSV run a few at a time (http/heavy-reads.ts, issue 28).
   registerHeavyReads(app, new HeavyReadSlots({ perUser: deps.env.HEAVY_READS_PER_USER, perInstance: deps.env.HEAVY_READS_PER_INSTANCE }));

@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PENDING_READ_FIELD, POSITION_HEADER, READ_MODELS_LATE_MESSAGE, TICKET_MESSAGES } from '@fsm/contracts';
+import { POSITION_SEAL_KEY_PURPOSE, createPositionSeal } from '../src/live/live-positions.js';
 import { createApiHarness, until, type ApiHarness, type TestUser } from '../src/test-support/api-harness.js';
 import { createTicket, createWorld, requester, ticketStream, visitBody, type World } from './tickets-fixtures.js';
 
 /*
  * Issue 21, item 2: with the projections stopped, a close answered 200 after the
  * read-your-writes wait with the ticket still `en_cours`. It now says so: 202,
- * the position it wrote, and a French message; the spec's fields stay.
+ * the position it wrote (sealed, issue 32 item 13: in clear it told how many
+ * events every agency wrote between two of one's own writes), and a French
+ * message; the spec's fields stay.
  * (The normal path, 200/201 untouched, is in idempotency.test.ts, whose
  * harness waits long enough for a loaded machine.)
  */
@@ -45,10 +48,12 @@ describe('a command whose read models do not catch up in time', () => {
     const events = await ticketStream(h, id);
     const last = events[events.length - 1]!;
     expect(last.type).toBe('TicketClosed');
-    expect(closed.headers[POSITION_HEADER]).toBe(last.position);
+    const sealed = String(closed.headers[POSITION_HEADER]);
+    expect(sealed).not.toContain(last.position);
+    expect(createPositionSeal(h.deps.tokens.derivedKey(POSITION_SEAL_KEY_PURPOSE)).open(sealed)).toBe(last.position);
     // The spec's answer (the re-read ticket, still as the read models have it), plus `pending`.
     const body = closed.json() as Record<string, unknown>;
-    expect(body).toMatchObject({ id, statut: 'en_cours', [PENDING_READ_FIELD]: { position: last.position, message: READ_MODELS_LATE_MESSAGE } });
+    expect(body).toMatchObject({ id, statut: 'en_cours', [PENDING_READ_FIELD]: { position: sealed, message: READ_MODELS_LATE_MESSAGE } });
     expect(await statutOf(id)).toBe('en_cours');
 
     // A creation (multipart) too: its answer keeps what the screens use (the new id, the message).

@@ -41,7 +41,12 @@ export function noteProjectionWait(position: Position, projected: boolean, compa
   else if (record.late !== null && compare(position, record.late) >= 0) record.late = null;
 }
 
-export function registerReadYourWrites(app: FastifyInstance): void {
+/**
+ * `seal`: a position goes out sealed (live-positions.ts, issue 32 item 13): in
+ * clear, two of a user's own writes would tell how many events every other
+ * agency wrote in between.
+ */
+export function registerReadYourWrites(app: FastifyInstance, seal: (position: Position) => string): void {
   app.decorateRequest('readYourWrites', null);
   // preHandler, not onRequest: the body is parsed by then (its stream events would
   // leave the async context), and the handler runs inside `done`.
@@ -54,8 +59,9 @@ export function registerReadYourWrites(app: FastifyInstance): void {
     const late = request.readYourWrites?.late ?? null;
     // Reads keep their status whatever they recorded on the way (a download's audit event).
     if (late === null || request.method === 'GET' || reply.statusCode < 200 || reply.statusCode >= 300) return payload;
-    void reply.code(202).header(POSITION_HEADER, late);
-    return withPendingRead(payload, { position: late, message: READ_MODELS_LATE_MESSAGE }, String(reply.getHeader('content-type') ?? ''));
+    const position = seal(late);
+    void reply.code(202).header(POSITION_HEADER, position);
+    return withPendingRead(payload, { position, message: READ_MODELS_LATE_MESSAGE }, String(reply.getHeader('content-type') ?? ''));
   });
 }
 

@@ -288,6 +288,11 @@ export class LiveHub {
     if (message) this.send(socket, message);
   }
 
+  /** A position as the API may tell it to a client (read-your-writes' 202): sealed, as on the live socket. */
+  sealPosition(position: Position): string {
+    return this.seal.seal(position);
+  }
+
   /** Out with the position sealed: each socket gets its own token, so even equal positions differ on the wire. */
   private send(socket: WebSocket, message: LiveMessage): void {
     sendText(socket, JSON.stringify({ ...message, position: message.position === null ? null : this.seal.seal(message.position) }));

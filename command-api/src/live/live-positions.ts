@@ -18,6 +18,9 @@ const TAG_BYTES = 16;
 /** Every position fits (Postgres: 41 characters; KurrentDB: two 64-bit numbers). */
 const PADDED_BYTES = 64;
 
+/** The purpose of the key positions are sealed with (TokenService.derivedKey). */
+export const POSITION_SEAL_KEY_PURPOSE = 'live-position';
+
 export interface PositionSeal {
   seal(position: Position): string;
   /** The position sealed in `token`; null when it is not one of ours. */
