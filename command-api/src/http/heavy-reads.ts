@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { z } from 'zod';
 import { BOUNDED_ANSWER_MESSAGES, TooManyRequestsError, routeKey } from '@fsm/contracts';
 
 /*
@@ -15,8 +16,12 @@ import { BOUNDED_ANSWER_MESSAGES, TooManyRequestsError, routeKey } from '@fsm/co
  * pool, so it is kept local and exact.
  */
 
-/** Whether a call of the route is heavy; the query as Fastify parsed and validated it. */
-type HeavyWhen = (query: Record<string, unknown>) => boolean;
+/** What decides whether a call is heavy: whether it asks for one page. */
+const pagingOfQuery = z.object({ limit: z.unknown() }).partial();
+type PagingOfQuery = z.infer<typeof pagingOfQuery>;
+
+/** Whether a call of the route is heavy, from its query (already validated by the route's own schema). */
+type HeavyWhen = (query: PagingOfQuery) => boolean;
 
 const unpaged: HeavyWhen = (query) => query.limit === undefined;
 const always: HeavyWhen = () => true;
@@ -89,7 +94,7 @@ export function registerHeavyReads(app: FastifyInstance, slots: HeavyReadSlots):
       if (!heavy) continue;
       registered.add(key);
       const check = async (request: FastifyRequest, reply: FastifyReply) => {
-        if (!heavy(request.query as Record<string, unknown>)) return;
+        if (!heavy(pagingOfQuery.parse(request.query ?? {}))) return;
         const userId = request.principal?.id ?? `ip:${request.ip}`;
         const release = slots.tryAcquire(userId);
         if (!release) {

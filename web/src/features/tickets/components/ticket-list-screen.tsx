@@ -2,12 +2,11 @@ import {
   TICKET_LABELS,
   TICKET_SUCCESS_BANNER_MS,
   ticketListSearchSchema,
-  defaultClosedTicketsRange,
   type OpenTicketCounts,
   type Ticket,
 } from '@fsm/contracts';
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { Banner } from '../../../components/ui/banner';
 import { PhotoOverlay } from '../../../components/ui/photo-overlay';
 import { useCurrentUser } from '../../../app/guards';
@@ -18,11 +17,12 @@ import { matchesSearch } from '../../../lib/text-search';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useDocumentTitle } from '../../../lib/use-document-title';
 import { PERMISSIONS, hasPermission } from '../../../lib/access';
-import { useClosedMatches } from '../api/find-closed-matches';
 import { useClosedTicketsPages } from '../api/get-closed-tickets';
 import { useOpenTicketsPages } from '../api/get-open-tickets';
 import type { ClosedTicketsFilters, OpenTicketsPageFilters } from '../api/ticket-keys';
 import { AddTicketDialog } from './add-ticket-dialog';
+import { ClosedMatchesOffer } from './closed-matches-offer';
+import { CLOSED_ID_KEYS, closedFiltersFromUrl, closedFiltersToUrl, defaultClosedFilters } from './closed-filters-url';
 import { ClosedFiltersPanel } from './closed-filters-panel';
 import { QuoteValidationDialog } from './quote-validation-dialog';
 import { VirtualTicketGrid } from './virtual-ticket-grid';
@@ -81,55 +81,6 @@ function useSlashToFocus(target: RefObject<HTMLInputElement | null>) {
     document.addEventListener('keydown', onKeyDown);
     return () => document.removeEventListener('keydown', onKeyDown);
   }, [target]);
-}
-
-function defaultClosedFilters(devisAttente: boolean): ClosedTicketsFilters {
-  return {
-    ...defaultClosedTicketsRange(new Date()),
-    client_id: '',
-    site_id: '',
-    installation_id: '',
-    technicien_id: '',
-    metier_id: '',
-    devis_attente: devisAttente,
-    q: '',
-  };
-}
-
-// ─── The closed search in the URL (issue 32, item 9) ─────────────────────────
-//
-// Every filter of the closed view lives in the query string, so a reload or a
-// shared link shows the same search: `statut=clos` and `devis_attente=1` keep
-// the spec's meaning; the dates appear only when they differ from the default
-// range (an emptied date is `date_debut=`, "any"); ids and the text `q` when
-// set. A hand-edited value that does not parse falls back to the default.
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const CLOSED_ID_KEYS = ['client_id', 'site_id', 'installation_id', 'technicien_id', 'metier_id'] as const;
-
-function closedFiltersFromUrl(params: URLSearchParams, devisAttente: boolean): ClosedTicketsFilters {
-  const filters = defaultClosedFilters(devisAttente);
-  for (const key of ['date_debut', 'date_fin'] as const) {
-    const value = params.get(key);
-    if (value !== null && (value === '' || DAY.test(value))) filters[key] = value;
-  }
-  for (const key of CLOSED_ID_KEYS) {
-    const value = params.get(key) ?? '';
-    if (GUID.test(value)) filters[key] = value;
-  }
-  filters.q = (params.get('q') ?? '').slice(0, 100);
-  return filters;
-}
-
-function closedFiltersToUrl(filters: ClosedTicketsFilters): URLSearchParams {
-  const defaults = defaultClosedFilters(false);
-  const out = new URLSearchParams({ statut: 'clos' });
-  if (filters.devis_attente) out.set('devis_attente', '1');
-  for (const key of ['date_debut', 'date_fin'] as const) if (filters[key] !== defaults[key]) out.set(key, filters[key]);
-  for (const key of CLOSED_ID_KEYS) if (filters[key]) out.set(key, filters[key]);
-  if (filters.q) out.set('q', filters.q);
-  return out;
 }
 
 /**
@@ -442,40 +393,5 @@ function TicketResults({
       ) : null}
       {error ? <Banner tone="error">{errorMessage(error, 'Erreur serveur')}</Banner> : null}
     </div>
-  );
-}
-
-/**
- * « 1 ticket clos correspond : N° LYO-2026-00042 — Voir » under the open
- * board's "nothing matches" (issue 32, item 9): the closed tickets the text
- * matches, asked once typing pauses. One opens its detail; several open the
- * closed view on that search.
- */
-function ClosedMatchesOffer({ text }: { text: string }) {
-  const typed = useDebouncedValue(text.trim());
-  const matches = useClosedMatches(typed, typed !== '').data;
-  if (!matches || matches.total === 0 || matches.search.q !== text.trim()) return null;
-  const only = matches.total === 1 ? matches.tickets[0] : undefined;
-  if (matches.total === 1 && !only) return null;
-  if (only) {
-    return (
-      <p className="closed-matches" role="status">
-        1 ticket clos correspond : N° {only.num_chrono} —{' '}
-        <Link to={`/tickets/${encodeURIComponent(only.id)}`} aria-label={`Voir le ticket clos ${only.num_chrono}`}>
-          Voir
-        </Link>
-      </p>
-    );
-  }
-  const closedView = new URLSearchParams({ statut: 'clos', q: matches.search.q });
-  if (matches.search.date_debut) closedView.set('date_debut', matches.search.date_debut);
-  if (matches.search.date_fin) closedView.set('date_fin', matches.search.date_fin);
-  return (
-    <p className="closed-matches" role="status">
-      {formatNumber(matches.total)} tickets clos correspondent —{' '}
-      <Link to={`/tickets?${closedView.toString()}`} aria-label="Voir les tickets clos correspondants">
-        Voir
-      </Link>
-    </p>
   );
 }
